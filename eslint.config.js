@@ -1,0 +1,91 @@
+// ESLint flat config. Beyond style, it guards the architecture: imports flow
+// contract -> configs -> {service, console}, and service and console never meet.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Layers and what each may not import. */
+const boundaries = [
+  {
+    target: './src/contract',
+    from: ['./src/configs', './src/service', './src/console'],
+    message: 'The contract is the base layer: it imports no other part of src/.',
+  },
+  {
+    target: './src/configs',
+    from: ['./src/service', './src/console'],
+    message: 'The config domain is shared: it may import only the contract.',
+  },
+  {
+    target: './src/service',
+    from: ['./src/console'],
+    message: 'The service and the console meet only in the contract and the config domain.',
+  },
+  {
+    target: './src/console',
+    from: ['./src/service'],
+    message: 'The service and the console meet only in the contract and the config domain.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'bench/results.json',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  ...tseslint.configs.stylistic,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node, ...globals.browser },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    // The shared layers run in Node and in the browser: no Node built-ins there.
+    files: ['src/contract/**', 'src/configs/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto'], message: 'Keep this layer isomorphic.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/console/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+);

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// The console is a static SPA built into dist/; the service serves it (issue 3).
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    // While developing the console, API calls go to a locally running service.
+    proxy: { '/api': 'http://localhost:8080' },
+  },
+  test: {
+    // Only unit and API tests: Playwright specs in e2e/ are run by Playwright.
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    pool: 'threads',
+  },
+});
