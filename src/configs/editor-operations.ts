@@ -1,0 +1,226 @@
+/**
+ * From editor text to operations (config.md §4): the console compares the person's YAML, as
+ * data, with the config it was loaded from. Apps matched by id give create/update/delete_app;
+ * new tests give create_ab_test; every other difference is a set/unset at the smallest path
+ * that captures it. Comment-only and formatting-only changes give no operation.
+ *
+ * Applying the result to the loaded config reproduces the edited data exactly; a property
+ * test holds this. Where the typed actions cannot express a change (a list reordered, an app
+ * inserted mid-list, items without unique ids), the whole list is set instead.
+ */
+import type { ActionKey, Operation } from '../contract/operations';
+import type { ValidationIssue } from '../contract/validation';
+import { deepEqual, isPlainObject, type PlainObject } from './data';
+import { toPointer, type PathSegment } from './json-pointer';
+import { parseConfig, YAML_PARSE_OPTIONS } from './parse';
+
+export type EditorOperationsResult =
+  | { readonly status: 'syntax_error'; readonly issues: readonly ValidationIssue[] }
+  | { readonly status: 'unchanged' }
+  | { readonly status: 'changed'; readonly operations: Operation[] };
+
+/** Operations turning the config in `baseText` into the one in `editedText`. */
+export function editorTextToOperations(
+  baseText: string,
+  editedText: string,
+): EditorOperationsResult {
+  const edited = parseConfig(editedText);
+  if (edited.syntaxIssues.length > 0)
+    return { status: 'syntax_error', issues: edited.syntaxIssues };
+  const base = parseConfig(baseText);
+  const toData = (document: typeof edited.document): unknown =>
+    document.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? null;
+  let operations: Operation[];
+  try {
+    operations = diffConfigData(toData(base.document), toData(edited.document));
+  } catch (error) {
+    // toJS refuses documents whose aliases expand too far.
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      status: 'syntax_error',
+      issues: [
+        {
+          code: 'yaml.syntax',
+          severity: 'error',
+          message,
+          path: '',
+          line: 1,
+          column: 1,
+          length: 0,
+        },
+      ],
+    };
+  }
+  return operations.length === 0 ? { status: 'unchanged' } : { status: 'changed', operations };
+}
+
+/** Operations turning `base` into `edited` (both plain JSON data of a config). */
+export function diffConfigData(base: unknown, edited: unknown): Operation[] {
+  const ops = new OperationList();
+  if (!isPlainObject(base) || !isPlainObject(edited)) {
+    if (!deepEqual(base, edited)) ops.push('set', { path: '', value: edited });
+    return ops.operations();
+  }
+  // Tests are removed or changed before apps are deleted (an app may not be deleted while a
+  // running test targets it), and created after apps are (they name apps).
+  const testsByKey = hasUniqueIds(base.ab_tests) && hasUniqueIds(edited.ab_tests);
+  const createTests = testsByKey
+    ? diffTests(ops, base.ab_tests as PlainObject[], edited.ab_tests as PlainObject[])
+    : undefined;
+  for (const key of unionKeys(base, edited)) {
+    const before = base[key];
+    const after = edited[key];
+    if (deepEqual(before, after) || (key === 'ab_tests' && testsByKey)) continue;
+    if (key === 'apps' && hasUniqueIds(before) && hasUniqueIds(after)) {
+      diffApps(ops, before, after);
+    } else {
+      diffValue(ops, [key], before, after);
+    }
+  }
+  createTests?.();
+  return ops.operations();
+}
+
+function diffApps(ops: OperationList, before: PlainObject[], after: PlainObject[]): void {
+  const afterIds = new Set(after.map((app) => app.id as string));
+  const kept = before.filter((app) => afterIds.has(app.id as string));
+  const keptIds = new Set(kept.map((app) => app.id as string));
+  const created = after.filter((app) => !keptIds.has(app.id as string));
+  if (!sameOrder([...kept, ...created], after)) {
+    ops.push('set', { path: '/apps', value: after });
+    return;
+  }
+  for (const app of before) {
+    if (!afterIds.has(app.id as string)) ops.push('delete_app', { id: app.id });
+  }
+  const afterById = new Map(after.map((app) => [app.id as string, app]));
+  kept.forEach((app, index) => {
+    diffApp(ops, index, app, afterById.get(app.id as string) as PlainObject);
+  });
+  for (const app of created) ops.push('create_app', app);
+}
+
+function diffApp(ops: OperationList, index: number, before: PlainObject, after: PlainObject): void {
+  const update: PlainObject = { id: after.id };
+  const path: PathSegment[] = ['apps', index];
+  const generic: (() => void)[] = [];
+  for (const field of unionKeys(before, after)) {
+    if (field === 'id' || deepEqual(before[field], after[field])) continue;
+    const was = before[field];
+    const now = after[field];
+    if (now === undefined) {
+      generic.push(() => ops.push('unset', { path: toPointer([...path, field]) }));
+    } else if (field === 'settings' && isPlainObject(was) && isPlainObject(now)) {
+      const changes: PlainObject = {};
+      for (const key of unionKeys(was, now)) {
+        if (deepEqual(was[key], now[key])) continue;
+        if (now[key] === null) {
+          // In update_app a null removes the key; a real null value needs a set.
+          generic.push(() =>
+            ops.push('set', { path: toPointer([...path, 'settings', key]), value: null }),
+          );
+        } else {
+          changes[key] = now[key] === undefined ? null : now[key];
+        }
+      }
+      if (Object.keys(changes).length > 0) update.settings = changes;
+    } else if (field === 'settings') {
+      generic.push(() => ops.push('set', { path: toPointer([...path, field]), value: now }));
+    } else {
+      update[field] = now;
+    }
+  }
+  if (Object.keys(update).length > 1) ops.push('update_app', update);
+  generic.forEach((emit) => emit());
+}
+
+/** Removes and changes tests now; returns what creates the new ones, to run last. */
+function diffTests(ops: OperationList, before: PlainObject[], after: PlainObject[]): () => void {
+  const afterIds = new Set(after.map((test) => test.id as string));
+  const kept = before.filter((test) => afterIds.has(test.id as string));
+  const keptIds = new Set(kept.map((test) => test.id as string));
+  const created = after.filter((test) => !keptIds.has(test.id as string));
+  if (!sameOrder([...kept, ...created], after)) {
+    ops.push('set', { path: '/ab_tests', value: after });
+    return () => undefined;
+  }
+  // Removing a test is a lifecycle step (delete_ab_test) that publishes; in a draft edit
+  // the test is unset instead, from the end so that indexes stay right.
+  for (let index = before.length - 1; index >= 0; index--) {
+    if (!afterIds.has((before[index] as PlainObject).id as string)) {
+      ops.push('unset', { path: toPointer(['ab_tests', index]) });
+    }
+  }
+  const afterById = new Map(after.map((test) => [test.id as string, test]));
+  kept.forEach((test, index) => {
+    diffValue(ops, ['ab_tests', index], test, afterById.get(test.id as string));
+  });
+  return () =>
+    created.forEach((test, offset) => {
+      const { status, ...item } = test;
+      ops.push('create_ab_test', item);
+      // create_ab_test writes status draft; anything else the person typed is set after.
+      const path = toPointer(['ab_tests', kept.length + offset, 'status']);
+      if (status === undefined) ops.push('unset', { path });
+      else if (status !== 'draft') ops.push('set', { path, value: status });
+    });
+}
+
+/** set/unset at the smallest paths that turn `before` into `after`. */
+function diffValue(ops: OperationList, path: PathSegment[], before: unknown, after: unknown): void {
+  if (deepEqual(before, after)) return;
+  if (after === undefined) {
+    ops.push('unset', { path: toPointer(path) });
+  } else if (isPlainObject(before) && isPlainObject(after)) {
+    for (const key of unionKeys(before, after))
+      diffValue(ops, [...path, key], before[key], after[key]);
+  } else if (Array.isArray(before) && Array.isArray(after)) {
+    const common = Math.min(before.length, after.length);
+    for (let index = 0; index < common; index++) {
+      diffValue(ops, [...path, index], before[index], after[index]);
+    }
+    for (let index = common; index < after.length; index++) {
+      ops.push('set', { path: toPointer([...path, index]), value: after[index] });
+    }
+    for (let index = before.length - 1; index >= common; index--) {
+      ops.push('unset', { path: toPointer([...path, index]) });
+    }
+  } else {
+    ops.push('set', { path: toPointer(path), value: after });
+  }
+}
+
+/** Collects items, merging consecutive items of the same action into one operation. */
+class OperationList {
+  private readonly list: { action: ActionKey; items: PlainObject[] }[] = [];
+
+  push(action: ActionKey, item: PlainObject): void {
+    const last = this.list.at(-1);
+    if (last?.action === action) last.items.push(item);
+    else this.list.push({ action, items: [item] });
+  }
+
+  operations(): Operation[] {
+    return this.list.map(({ action, items }) => ({ [action]: items }) as Operation);
+  }
+}
+
+function hasUniqueIds(value: unknown): value is PlainObject[] {
+  if (!Array.isArray(value)) return false;
+  const ids = new Set<string>();
+  for (const item of value) {
+    if (!isPlainObject(item) || typeof item.id !== 'string' || ids.has(item.id)) return false;
+    ids.add(item.id);
+  }
+  return true;
+}
+
+function sameOrder(a: readonly PlainObject[], b: readonly PlainObject[]): boolean {
+  return a.length === b.length && a.every((item, index) => item.id === b[index]?.id);
+}
+
+function unionKeys(a: PlainObject, b: PlainObject): string[] {
+  const keys = Object.keys(a);
+  for (const key of Object.keys(b)) if (!Object.hasOwn(a, key)) keys.push(key);
+  return keys;
+}

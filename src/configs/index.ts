@@ -1,0 +1,28 @@
+/**
+ * The config domain: pure and isomorphic (Node and the browser). The service and the
+ * console import it from here.
+ */
+export { configJsonSchema, type JsonSchema } from './config-schema';
+export { deepEqual, isPlainObject } from './data';
+export {
+  diffConfigData,
+  editorTextToOperations,
+  type EditorOperationsResult,
+} from './editor-operations';
+export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
+export { LIFECYCLE_TRANSITIONS } from './operations/ab-test-actions';
+export {
+  applyOperations,
+  type ApplyOptions,
+  type ApplyResult,
+} from './operations/apply-operations';
+export type { OperationRefusal, RefusalStatus } from './operations/refusal';
+export {
+  normalizeLineEnds,
+  parseConfig,
+  positionAt,
+  type ParsedConfig,
+  type SourcePosition,
+} from './parse';
+export { compareIssues } from './validation/issue-collector';
+export { validateConfigText, validateParsedConfig } from './validation/validate';

@@ -1,0 +1,174 @@
+/**
+ * What the action handlers share while one request's operations are applied: the document,
+ * the clock, the applied paths, and id indexes of the apps and tests so that a request of
+ * many items stays linear on a large config.
+ */
+import { isMap, isScalar, isSeq, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { toPointer, type PathSegment } from '../json-pointer';
+import { findPair, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
+import { refuse } from './refusal';
+
+export type ListKey = 'apps' | 'ab_tests';
+
+/**
+ * A scalar that replaces a scalar keeps its comments (`name: Checkout # shown in the UI`):
+ * they describe the field rather than the old value.
+ */
+export function keepComments(old: unknown, node: Node): Node {
+  if (isScalar(old) && isScalar(node)) {
+    node.commentBefore ??= old.commentBefore;
+    node.comment ??= old.comment;
+  }
+  return node;
+}
+
+export class ApplyContext {
+  private readonly applied = new Set<string>();
+  private readonly lists = new Map<ListKey, IdList>();
+
+  constructor(
+    readonly document: Document,
+    readonly now: Date,
+  ) {}
+
+  /** Records a JSON Pointer the operations touched (in order, without duplicates). */
+  touch(path: readonly PathSegment[]): void {
+    this.applied.add(toPointer(path));
+  }
+
+  appliedPaths(): string[] {
+    return [...this.applied];
+  }
+
+  createNode(value: unknown): Node {
+    // Never turn repeated objects into anchors and aliases: the text should read as written.
+    return this.document.createNode(value, { aliasDuplicateObjects: false }) as Node;
+  }
+
+  list(key: ListKey): IdList {
+    let list = this.lists.get(key);
+    if (!list) {
+      list = new IdList(this, key);
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+
+  /** After a set/unset, the lists may have changed in any way: rebuild indexes when next used. */
+  forgetIndexes(): void {
+    this.lists.clear();
+  }
+
+  /** The root mapping, created when the document is empty. */
+  rootMap(): YAMLMap {
+    const root = resolveAlias(this.document, this.document.contents as TreeNode);
+    if (isMap(root)) return root;
+    if (root === null || (root as { value?: unknown }).value === null) {
+      const created = this.createNode({}) as YAMLMap;
+      this.document.contents = created;
+      return created;
+    }
+    throw refuse.conflict(
+      'path.conflict',
+      'The config is not a mapping, so it has no apps or A/B tests',
+    );
+  }
+}
+
+export interface ListEntry {
+  readonly map: YAMLMap;
+  readonly index: number;
+}
+
+/** The `apps` or `ab_tests` list with an index by id (the first holder of an id wins). */
+export class IdList {
+  private byId: Map<string, YAMLMap> | undefined;
+  private positions: Map<YAMLMap, number> | undefined;
+
+  constructor(
+    private readonly context: ApplyContext,
+    readonly key: ListKey,
+  ) {}
+
+  /** The list node; created (empty) only when `create` is set. */
+  seq(create: boolean): YAMLSeq | undefined {
+    const root = this.context.rootMap();
+    const pair = findPair(root, this.key);
+    const node = resolveAlias(this.context.document, (pair?.value ?? null) as TreeNode);
+    if (isSeq(node)) return node;
+    const isEmpty = node === null || (node as { value?: unknown }).value === null;
+    if (!isEmpty) {
+      throw refuse.conflict(
+        'path.conflict',
+        `"${this.key}" is not a list, so it cannot hold items`,
+      );
+    }
+    if (!create) return undefined;
+    const created = this.context.createNode([]) as YAMLSeq;
+    root.set(this.key, created);
+    return created;
+  }
+
+  find(id: string): ListEntry | undefined {
+    const map = this.index().get(id);
+    if (!map) return undefined;
+    return { map, index: this.positionOf(map) };
+  }
+
+  append(value: Record<string, unknown>): number {
+    const seq = this.seq(true) as YAMLSeq;
+    // `apps: []` is an empty flow list; the items appended to it read better in block style.
+    if (seq.items.length === 0) seq.flow = false;
+    const node = this.context.createNode(value) as YAMLMap;
+    seq.items.push(node);
+    const index = seq.items.length - 1;
+    const id = value.id;
+    if (typeof id === 'string' && !this.index().has(id)) this.index().set(id, node);
+    this.positions?.set(node, index);
+    return index;
+  }
+
+  remove(entry: ListEntry): void {
+    this.seq(false)?.items.splice(entry.index, 1);
+    // Later items moved up, and a later duplicate of the id may now be its first holder.
+    this.byId = undefined;
+    this.positions = undefined;
+  }
+
+  /** Every item that is a mapping, with its index. */
+  entries(): ListEntry[] {
+    const seq = this.seq(false);
+    if (!seq) return [];
+    const entries: ListEntry[] = [];
+    seq.items.forEach((item, index) => {
+      const map = resolveAlias(this.context.document, item as TreeNode);
+      if (isMap(map)) entries.push({ map, index });
+    });
+    return entries;
+  }
+
+  private index(): Map<string, YAMLMap> {
+    if (!this.byId) {
+      this.byId = new Map();
+      for (const { map } of this.entries()) {
+        const id = stringValue(
+          resolveAlias(this.context.document, (findPair(map, 'id')?.value ?? null) as TreeNode),
+        );
+        if (id !== undefined && !this.byId.has(id)) this.byId.set(id, map);
+      }
+    }
+    return this.byId;
+  }
+
+  private positionOf(map: YAMLMap): number {
+    if (!this.positions) {
+      this.positions = new Map();
+      const seq = this.seq(false);
+      seq?.items.forEach((item, index) => {
+        const resolved = resolveAlias(this.context.document, item as TreeNode);
+        if (isMap(resolved)) this.positions?.set(resolved, index);
+      });
+    }
+    return this.positions.get(map) ?? -1;
+  }
+}

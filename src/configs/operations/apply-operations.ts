@@ -1,0 +1,105 @@
+/**
+ * Applies edit operations to a parsed config document, in place, so comments and formatting
+ * of untouched parts survive (config.md §3). Items apply in order, operations in order; the
+ * first refusal stops everything and the caller keeps its unchanged copy (all or nothing).
+ */
+import type { Document } from 'yaml';
+import {
+  actionKeyOf,
+  itemsOf,
+  JSON_POINTER_PATTERN,
+  type ActionKey,
+  type Operation,
+} from '../../contract/operations';
+import { toPointer } from '../json-pointer';
+import {
+  createAbTest,
+  deleteAbTest,
+  endAbTest,
+  promoteAbTest,
+  startAbTest,
+  updateAbTest,
+} from './ab-test-actions';
+import { createApp, deleteApp, updateApp } from './app-actions';
+import { ApplyContext } from './apply-context';
+import { applySet, applyUnset } from './pointer-actions';
+import { RefusalError, refuse, type OperationRefusal } from './refusal';
+
+export type ApplyResult =
+  | { readonly ok: true; readonly appliedPaths: string[] }
+  | { readonly ok: false; readonly refusal: OperationRefusal };
+
+export interface ApplyOptions {
+  /** The clock for started_at / ended_at; injected so results are reproducible. */
+  readonly now?: Date;
+}
+
+type Item = Readonly<Record<string, unknown>>;
+
+const HANDLERS: Record<ActionKey, (context: ApplyContext, item: Item) => void> = {
+  create_app: createApp,
+  update_app: updateApp,
+  delete_app: deleteApp,
+  set: (context, item) => {
+    if (!('value' in item)) throw refuse.badItem('set needs a "value"');
+    applySet(context, pointerOf(item), item.value);
+  },
+  unset: (context, item) => applyUnset(context, pointerOf(item)),
+  create_ab_test: createAbTest,
+  update_ab_test: updateAbTest,
+  start_ab_test: startAbTest,
+  end_ab_test: endAbTest,
+  promote_ab_test: promoteAbTest,
+  delete_ab_test: deleteAbTest,
+};
+
+/**
+ * Mutates `document`. On a refusal the document is left part-way: apply to a clone
+ * (`document.clone()`) when the original must survive a refusal.
+ */
+export function applyOperations(
+  document: Document,
+  operations: readonly Operation[],
+  options: ApplyOptions = {},
+): ApplyResult {
+  const context = new ApplyContext(document, options.now ?? new Date());
+  for (const [operationIndex, operation] of operations.entries()) {
+    const action = actionKeyOf(operation);
+    const handler = HANDLERS[action];
+    for (const [itemIndex, item] of itemsOf(operation).entries()) {
+      try {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+          throw refuse.badItem('the item is not an object');
+        }
+        handler(context, item);
+      } catch (error) {
+        if (!(error instanceof RefusalError)) throw error;
+        const requestPath = toPointer(['operations', operationIndex, action, itemIndex]);
+        return {
+          ok: false,
+          refusal: {
+            status: error.status,
+            code: error.code,
+            message: `${requestPath}: ${error.message}`,
+            operationIndex,
+            itemIndex,
+            action,
+            requestPath,
+          },
+        };
+      }
+    }
+  }
+  return { ok: true, appliedPaths: context.appliedPaths() };
+}
+
+const JSON_POINTER = new RegExp(JSON_POINTER_PATTERN);
+
+function pointerOf(item: Item): string {
+  const path = item.path;
+  // RFC 6901: a "~" not followed by 0 or 1 (e.g. /a~2b) makes the pointer invalid (400).
+  if (typeof path !== 'string' || !JSON_POINTER.test(path)) {
+    throw refuse.badItem('the item needs a JSON Pointer "path" such as /apps/0/name');
+  }
+  return path;
+}

@@ -1,0 +1,60 @@
+/**
+ * Gathers issues while rules run, then hands them out sorted by position with at most one
+ * issue per (code, path) (config.md §2).
+ */
+import type { Severity, ValidationIssue } from '../../contract/validation';
+import { toPointer, type PathSegment } from '../json-pointer';
+import { positionAt, type ParsedConfig } from '../parse';
+
+export type IssueRange = readonly [start: number, end: number];
+
+export class IssueCollector {
+  private readonly byKey = new Map<string, ValidationIssue>();
+
+  constructor(private readonly parsed: ParsedConfig) {}
+
+  add(
+    code: string,
+    severity: Severity,
+    message: string,
+    path: readonly PathSegment[] | string,
+    range: IssueRange | undefined,
+  ): void {
+    const pointer = typeof path === 'string' ? path : toPointer(path);
+    const key = `${code}\u0000${pointer}`;
+    if (this.byKey.has(key)) return;
+    const [start, end] = range ?? [0, 0];
+    this.byKey.set(key, {
+      code,
+      severity,
+      message,
+      path: pointer,
+      ...positionAt(this.parsed.text, this.parsed.lineCounter, start, end),
+    });
+  }
+
+  addIssue(issue: ValidationIssue): void {
+    const key = `${issue.code}\u0000${issue.path}`;
+    if (!this.byKey.has(key)) this.byKey.set(key, issue);
+  }
+
+  issues(): ValidationIssue[] {
+    return [...this.byKey.values()].sort(compareIssues);
+  }
+}
+
+/** Position first; then errors before warnings, then code and path, so the order is total. */
+export function compareIssues(a: ValidationIssue, b: ValidationIssue): number {
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    severityRank(a) - severityRank(b) ||
+    a.code.localeCompare(b.code) ||
+    a.path.localeCompare(b.path) ||
+    a.length - b.length
+  );
+}
+
+function severityRank(issue: ValidationIssue): number {
+  return issue.severity === 'warning' ? 1 : 0;
+}

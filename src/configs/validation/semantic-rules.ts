@@ -1,0 +1,241 @@
+/**
+ * The rules a JSON Schema cannot say (config.md §2): unique ids, tests naming real apps,
+ * variant ids and weights, winners, settings a variant overrides, disabled apps in tests.
+ *
+ * They read the tree leniently: anything of the wrong shape is the schema rules' to report,
+ * so here it is skipped rather than reported twice.
+ */
+import { isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
+import { WEIGHTS_TOTAL } from '../../contract/config-document';
+import type { PathSegment } from '../json-pointer';
+import {
+  findPair,
+  keyString,
+  resolveAlias,
+  stringValue,
+  valueRange,
+  type TreeNode,
+} from '../yaml-tree';
+import type { IssueCollector } from './issue-collector';
+
+interface Item {
+  readonly index: number;
+  readonly map: YAMLMap;
+}
+
+interface AppInfo {
+  readonly index: number;
+  readonly settingKeys: ReadonlySet<string>;
+  readonly enabled: boolean;
+}
+
+export function checkSemanticRules(document: Document, issues: IssueCollector): void {
+  const root = resolveAlias(document, document.contents as TreeNode);
+  const apps = mapItems(document, topLevel(document, root, 'apps'));
+  const tests = mapItems(document, topLevel(document, root, 'ab_tests'));
+
+  const appsById = new Map<string, AppInfo>();
+  for (const { id, item } of uniqueIds(
+    document,
+    apps,
+    ['apps'],
+    'app.duplicate_id',
+    'app',
+    issues,
+  )) {
+    const enabled = field(document, item.map, 'enabled');
+    appsById.set(id, {
+      index: item.index,
+      settingKeys: new Set(
+        mapPairs(document, field(document, item.map, 'settings')).map(keyString),
+      ),
+      enabled: !(isScalar(enabled) && enabled.value === false),
+    });
+  }
+  uniqueIds(document, tests, ['ab_tests'], 'ab_test.duplicate_id', 'A/B test', issues);
+
+  for (const test of tests) {
+    checkTest(document, test, appsById, issues);
+  }
+}
+
+function checkTest(
+  document: Document,
+  test: Item,
+  appsById: ReadonlyMap<string, AppInfo>,
+  issues: IssueCollector,
+): void {
+  const path: PathSegment[] = ['ab_tests', test.index];
+  const testId = stringValue(field(document, test.map, 'id')) ?? `#${test.index}`;
+  const appPair = findPair(test.map, 'app');
+  const appId = stringValue(resolveAlias(document, appPair?.value as TreeNode));
+  const app = appId === undefined ? undefined : appsById.get(appId);
+  if (appPair && appId !== undefined && !app) {
+    issues.add(
+      'ab_test.unknown_app',
+      'error',
+      `A/B test "${testId}" names the app "${appId}", which is not in this config`,
+      [...path, 'app'],
+      valueRange(appPair.value),
+    );
+  }
+
+  const status = stringValue(field(document, test.map, 'status'));
+  if (app && !app.enabled && status === 'running') {
+    issues.add(
+      'app.disabled_in_test',
+      'warning',
+      `A/B test "${testId}" is running on the app "${appId}", which is disabled`,
+      [...path, 'app'],
+      valueRange(appPair?.value),
+    );
+  }
+
+  const variantsPair = findPair(test.map, 'variants');
+  const variants = mapItems(document, resolveAlias(document, variantsPair?.value as TreeNode));
+  const variantIds = new Set(
+    uniqueIds(
+      document,
+      variants,
+      [...path, 'variants'],
+      'ab_test.duplicate_variant',
+      'variant',
+      issues,
+    ).map(({ id }) => id),
+  );
+
+  const weights = variants.map(({ map }) => field(document, map, 'weight'));
+  const numeric = weights.every((node) => isScalar(node) && typeof node.value === 'number');
+  const sum = weights.reduce((total, node) => total + Number(isScalar(node) ? node.value : 0), 0);
+  if (variantsPair && variants.length > 0 && numeric && sum !== WEIGHTS_TOTAL) {
+    issues.add(
+      'ab_test.weights_sum',
+      'error',
+      `The weights of A/B test "${testId}" sum to ${sum}; they must sum to ${WEIGHTS_TOTAL}`,
+      [...path, 'variants'],
+      valueRange(variantsPair.key),
+    );
+  }
+
+  checkWinner(document, test, testId, status, variantIds, issues);
+
+  if (app) {
+    for (const variant of variants) {
+      const settingsPairs = mapPairs(document, field(document, variant.map, 'settings'));
+      for (const pair of settingsPairs) {
+        const key = keyString(pair);
+        if (app.settingKeys.has(key)) continue;
+        issues.add(
+          'ab_test.unknown_setting',
+          'warning',
+          `Variant ${describeVariant(document, variant)} overrides "${key}", which the app "${appId}" does not define`,
+          [...path, 'variants', variant.index, 'settings', key],
+          valueRange(pair.key),
+        );
+      }
+    }
+  }
+}
+
+function checkWinner(
+  document: Document,
+  test: Item,
+  testId: string,
+  status: string | undefined,
+  variantIds: ReadonlySet<string>,
+  issues: IssueCollector,
+): void {
+  const path: PathSegment[] = ['ab_tests', test.index, 'winner'];
+  const winnerPair = findPair(test.map, 'winner');
+  const statusPair = findPair(test.map, 'status');
+  if (status === 'promoted' && !winnerPair) {
+    issues.add(
+      'ab_test.winner',
+      'error',
+      `A/B test "${testId}" is promoted but names no winner`,
+      path,
+      valueRange(statusPair?.value),
+    );
+  } else if (status !== undefined && status !== 'promoted' && winnerPair) {
+    issues.add(
+      'ab_test.winner',
+      'error',
+      `A/B test "${testId}" has a winner but its status is ${status}; only promoted tests have one`,
+      path,
+      valueRange(winnerPair.key),
+    );
+  } else if (winnerPair) {
+    const winner = stringValue(resolveAlias(document, winnerPair.value as TreeNode));
+    if (winner !== undefined && !variantIds.has(winner)) {
+      issues.add(
+        'ab_test.winner',
+        'error',
+        `The winner "${winner}" of A/B test "${testId}" is not one of its variants`,
+        path,
+        valueRange(winnerPair.value),
+      );
+    }
+  }
+}
+
+/**
+ * Reports the second and later holders of an id; returns each id's first holder. Items
+ * without a string id are skipped (the schema rules report them).
+ */
+function uniqueIds(
+  document: Document,
+  items: readonly Item[],
+  listPath: readonly PathSegment[],
+  code: string,
+  what: string,
+  issues: IssueCollector,
+): { id: string; item: Item }[] {
+  const first = new Map<string, Item>();
+  for (const item of items) {
+    const idPair = findPair(item.map, 'id');
+    const id = stringValue(resolveAlias(document, idPair?.value as TreeNode));
+    if (id === undefined) continue;
+    const holder = first.get(id);
+    if (holder) {
+      issues.add(
+        code,
+        'error',
+        `Another ${what} (item ${holder.index}) already has the id "${id}"`,
+        [...listPath, item.index, 'id'],
+        valueRange(idPair?.value),
+      );
+    } else {
+      first.set(id, item);
+    }
+  }
+  return [...first].map(([id, item]) => ({ id, item }));
+}
+
+function topLevel(document: Document, root: TreeNode, key: string): TreeNode {
+  return field(document, root, key);
+}
+
+function field(document: Document, map: TreeNode, key: string): TreeNode {
+  return resolveAlias(document, (findPair(map, key)?.value ?? null) as TreeNode);
+}
+
+function mapPairs(document: Document, node: TreeNode): Pair[] {
+  const resolved = resolveAlias(document, node);
+  return isMap(resolved) ? resolved.items : [];
+}
+
+function mapItems(document: Document, node: TreeNode): Item[] {
+  const resolved = resolveAlias(document, node);
+  if (!isSeq(resolved)) return [];
+  const items: Item[] = [];
+  resolved.items.forEach((raw, index) => {
+    const map = resolveAlias(document, raw as TreeNode);
+    if (isMap(map)) items.push({ index, map });
+  });
+  return items;
+}
+
+function describeVariant(document: Document, variant: Item): string {
+  const id = stringValue(field(document, variant.map, 'id'));
+  return id === undefined ? `#${variant.index}` : `"${id}"`;
+}

@@ -1,0 +1,57 @@
+/**
+ * Validation of config text (config.md §2): the seed's validation object with every issue
+ * positioned in the text. Never throws, whatever the text.
+ */
+import type { ValidationReport, ValidationSource } from '../../contract/validation';
+import { parseConfig, type ParsedConfig } from '../parse';
+import { IssueCollector } from './issue-collector';
+import { checkSchemaRules } from './schema-rules';
+import { checkSemanticRules } from './semantic-rules';
+
+const DEFAULT_SOURCE: ValidationSource = { type: 'draft', name: '' };
+
+/** Parses and validates config text. */
+export function validateConfigText(
+  text: string,
+  source: ValidationSource = DEFAULT_SOURCE,
+): ValidationReport {
+  return validateParsedConfig(parseConfig(text), source);
+}
+
+/** Validates an already parsed config (the service caches parsed documents). */
+export function validateParsedConfig(
+  parsed: ParsedConfig,
+  source: ValidationSource = DEFAULT_SOURCE,
+): ValidationReport {
+  const issues = new IssueCollector(parsed);
+  if (parsed.syntaxIssues.length > 0) {
+    // A tree built around syntax errors is guesswork: report only what the parser says.
+    parsed.syntaxIssues.forEach((issue) => issues.addIssue(issue));
+  } else {
+    try {
+      checkSchemaRules(parsed.document, issues);
+      checkSemanticRules(parsed.document, issues);
+    } catch (error) {
+      // A rule's bug must not cost the caller the report: say so at the top of the document.
+      issues.addIssue({
+        code: 'internal.validation_failed',
+        severity: 'error',
+        message: `Validation could not finish: ${error instanceof Error ? error.message : String(error)}`,
+        path: '',
+        line: 1,
+        column: 1,
+        length: 0,
+      });
+    }
+  }
+  const list = issues.issues();
+  const errorCount = list.filter((issue) => issue.severity !== 'warning').length;
+  return {
+    valid: errorCount === 0,
+    error_count: errorCount,
+    warning_count: list.length - errorCount,
+    issues: list,
+    yaml: parsed.text,
+    source,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Small, typed helpers over the `yaml` syntax tree, shared by validation and operations.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+
+export type TreeNode = Node | null;
+
+/** The JSON type of a node, as JSON Schema names it (`integer` is refined from `number`). */
+export type NodeJsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'other';
+
+/**
+ * Follows aliases to the node they name. Anchors may only point backwards, and a chain is
+ * bounded, so this ends.
+ */
+export function resolveAlias(document: Document, node: TreeNode): TreeNode {
+  let current = node;
+  for (let hops = 0; isAlias(current) && hops < 100; hops++) {
+    current = (current.resolve(document) as Node | undefined) ?? null;
+  }
+  return isAlias(current) ? null : current;
+}
+
+export function jsonTypeOf(node: TreeNode): NodeJsonType {
+  if (node === null) return 'null';
+  if (isMap(node)) return 'object';
+  if (isSeq(node)) return 'array';
+  if (isScalar(node)) {
+    const value: unknown = node.value;
+    if (value === null || value === undefined) return 'null';
+    if (typeof value === 'string') return 'string';
+    if (typeof value === 'number') return Number.isFinite(value) ? 'number' : 'other';
+    if (typeof value === 'boolean') return 'boolean';
+  }
+  return 'other';
+}
+
+/** A mapping key as the string JSON data would use. */
+export function keyString(pair: Pair): string {
+  const key = pair.key;
+  if (isScalar(key)) return String(key.value);
+  if (key === null || key === undefined) return '';
+  return String(key);
+}
+
+/** The string value of a scalar node, or undefined. */
+export function stringValue(node: TreeNode): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/** The source range of a node's value, `[start, end)`, if it came from the source. */
+export function valueRange(node: unknown): [number, number] | undefined {
+  const range = (node as { range?: [number, number, number] | null } | null)?.range;
+  return range ? [range[0], range[1]] : undefined;
+}
+
+/** The pair of a mapping holding `key`, if any (the first one, when a key repeats). */
+export function findPair(node: TreeNode, key: string): Pair | undefined {
+  if (!isMap(node)) return undefined;
+  return node.items.find((pair) => keyString(pair) === key);
+}
