@@ -90,7 +90,7 @@ export const configArb: fc.Arbitrary<Data> = fc
 
 /** A config that satisfies every validation rule. */
 export const validConfigArb: fc.Arbitrary<Data> = configArb.map((config) => {
-  const apps = ((config.apps as Data[] | undefined) ?? []).map((app) => ({
+  const apps = ((config.apps as Data[] | undefined) ?? []).map((app): Data => ({
     ...app,
     name: app.name === '' ? 'Unnamed' : app.name,
   }));
@@ -142,7 +142,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
     .tuple(fc.nat(), fc.constantFrom('enabled', 'settings', 'name'))
     .map(([n, field]): Edit => (config) => {
       const apps = config.apps as Data[] | undefined;
-      if (apps && apps.length > 0) delete (apps[n % apps.length] as Data)[field];
+      if (apps && apps.length > 0) Reflect.deleteProperty(apps[n % apps.length] as Data, field);
     }),
   fc
     .tuple(fc.nat(), settingKeyArb, fc.option(scalarArb))
@@ -151,7 +151,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
       if (!apps || apps.length === 0) return;
       const app = apps[n % apps.length] as Data;
       const settings = { ...((app.settings as Data | undefined) ?? {}) };
-      if (value === null) delete settings[key];
+      if (value === null) Reflect.deleteProperty(settings, key);
       else settings[key] = value;
       app.settings = settings;
     }),
@@ -179,7 +179,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc
     .tuple(fc.constantFrom('notes', 'a/b', 'm~n', 'x y'), fc.option(fc.jsonValue({ maxDepth: 2 })))
     .map(([key, value]): Edit => (config) => {
-      if (value === null) delete config[key];
+      if (value === null) Reflect.deleteProperty(config, key);
       else config[key] = value;
     }),
 );

@@ -248,8 +248,7 @@ describe('each rule, with its exact position', () => {
   });
 
   it('ab_test.variant_count: fewer than 2 or more than 10, on the variants key', () => {
-    const one =
-      APP + TEST.replace(/      - id: big\n[^]*$/, '').replace('weight: 50', 'weight: 100');
+    const one = APP + TEST.replace(/ {6}- id: big\n[^]*$/, '').replace('weight: 50', 'weight: 100');
     expect(only(one, 'ab_test.variant_count')).toMatchObject({
       path: '/ab_tests/0/variants',
       line: 11,

@@ -1,0 +1,63 @@
+/**
+ * The layer rules of eslint.config.js, proven to bite: code that breaks the one-way flow
+ * (contract -> configs -> {service, console}) or brings Node into a shared layer is refused.
+ */
+import { ESLint } from 'eslint';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const eslint = new ESLint();
+
+// Imports are checked only when they resolve: make sure the service has a module to import
+// even before it exists (removed afterwards, with the folder if the test made it).
+const serviceDir = 'src/service';
+const serviceProbe = `${serviceDir}/architecture-probe.ts`;
+let madeServiceDir = false;
+beforeAll(() => {
+  madeServiceDir = !existsSync(serviceDir);
+  mkdirSync(serviceDir, { recursive: true });
+  writeFileSync(serviceProbe, 'export const probe = 1;\n');
+});
+afterAll(() => {
+  rmSync(madeServiceDir ? serviceDir : serviceProbe, { recursive: true, force: true });
+});
+
+async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('the architecture is enforced by ESLint', () => {
+  it.each([
+    [
+      'src/contract/probe.ts',
+      "import { toPointer } from '../configs/json-pointer';\nexport const probe = toPointer;\n",
+    ],
+    [
+      'src/configs/probe.ts',
+      "import { App } from '../console/app/app';\nexport const probe = App;\n",
+    ],
+    [
+      'src/console/probe.ts',
+      "import { probe as other } from '../service/architecture-probe';\nexport const probe = other;\n",
+    ],
+    [
+      'src/service/probe.ts',
+      "import { App } from '../console/app/app';\nexport const probe = App;\n",
+    ],
+  ])('%s may not import against the flow', async (filePath, code) => {
+    expect(await ruleIdsFor(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('keeps Node built-ins out of the shared layers', async () => {
+    const code = "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n";
+    expect(await ruleIdsFor('src/configs/probe.ts', code)).toContain('no-restricted-imports');
+    expect(await ruleIdsFor('src/contract/probe.ts', code)).toContain('no-restricted-imports');
+  });
+
+  it('lets the console import the config domain and the contract', async () => {
+    const code =
+      "import { toPointer } from '../configs/json-pointer';\nimport { ID_PATTERN } from '../contract/config-document';\nexport const probe = [toPointer, ID_PATTERN];\n";
+    expect(await ruleIdsFor('src/console/probe.ts', code)).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,82 @@
+/**
+ * `GET /auth/status` (seed 2.1, 4.1; api.md §1, §2) and the permission model behind it.
+ */
+import { z } from 'zod';
+import { timestampSchema } from './timestamp';
+
+/** api.md §1: what a key may do. */
+export const PERMISSIONS = [
+  'config:read',
+  'config:write',
+  'config:publish',
+  'api_keys:manage',
+] as const;
+export const permissionSchema = z.enum(PERMISSIONS).meta({
+  id: 'Permission',
+  description:
+    'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys.',
+});
+export type Permission = z.infer<typeof permissionSchema>;
+
+export const ROLES = ['admin', 'editor', 'viewer'] as const;
+export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
+export type Role = z.infer<typeof roleSchema>;
+
+/** api.md §1: a user's role bounds the permissions of every key the user creates. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  admin: PERMISSIONS,
+  editor: ['config:read', 'config:write'],
+  viewer: ['config:read'],
+};
+
+export const AUTH_TYPES = ['api_key'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+/**
+ * Only `idp_organization_id` is required (seed 2.1). `role` and `permissions` stay plain
+ * strings: the seed leaves their values open, and a client must not reject a status that
+ * names a role or permission it does not know; it simply does not offer what needs it.
+ */
+export const authStatusSchema = z
+  .object({
+    idp_organization_id: z
+      .string()
+      .meta({ description: 'Organization id at the identity provider' }),
+    auth_type: z.enum(AUTH_TYPES).optional(),
+    email: z.string().optional().meta({ description: "Caller's e-mail address" }),
+    idp_user_id: z.string().optional().meta({ description: 'User id at the identity provider' }),
+    account_id: z.string().optional(),
+    user_id: z.string().optional(),
+    session_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Absent: this server has no browser sessions' }),
+    role: z.string().optional().meta({ description: 'admin, editor or viewer on this server' }),
+    expires_at: timestampSchema().optional().meta({
+      description: 'Expiry of the key, ISO 8601 UTC; absent when the key never expires',
+    }),
+    api_key_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when authenticated by API key' }),
+    api_key_name: z.string().optional(),
+    api_key_obfuscated_value: z
+      .string()
+      .optional()
+      .meta({ description: 'Masked form of the key, e.g. sk_…a1b2' }),
+    account_type: z.string().optional(),
+    permissions: z.array(z.string()).optional().meta({
+      description: 'Permission names; on this server the values of Permission',
+    }),
+  })
+  .meta({ id: 'AuthStatus', description: 'Who the caller is and the state of their API key.' });
+
+export type AuthStatus = z.infer<typeof authStatusSchema>;
+
+/** Whether a status grants a permission; false when the server did not say. */
+export function hasPermission(
+  status: Pick<AuthStatus, 'permissions'>,
+  permission: Permission,
+): boolean {
+  return status.permissions?.includes(permission) ?? false;
+}

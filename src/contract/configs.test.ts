@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  configListQuerySchema,
+  configListSchema,
+  configRecordSchema,
+  etagOf,
+  healthSchema,
+  historyListSchema,
+  ifMatchHeadersSchema,
+  publishRequestSchema,
+  revisionOfEtag,
+} from './configs';
+
+const validation = { valid: true, error_count: 0, warning_count: 0, issues: [] };
+const published = {
+  id: 'cfg_2',
+  kind: 'published',
+  label: 'Add checkout',
+  revision: 1,
+  live: true,
+  base_config_id: 'cfg_1',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+  published_at: '2026-11-22T10:00:00.000Z',
+};
+
+describe('config records (api.md §5)', () => {
+  it('parses a list item of each kind; the first config of an account has no base', () => {
+    const draft = {
+      ...published,
+      id: 'cfg_3',
+      kind: 'draft',
+      live: false,
+      published_at: undefined,
+    };
+    const first = { ...published, id: 'cfg_1', live: false, base_config_id: null };
+    const list = [draft, published, first].map((config) => ({
+      ...config,
+      valid: true,
+      error_count: 0,
+      warning_count: 2,
+    }));
+    expect(configListSchema.parse(list)).toHaveLength(3);
+  });
+
+  it('parses a config with its YAML and report', () => {
+    const record = { ...published, yaml: 'apps: []\n', validation };
+    expect(configRecordSchema.parse(record)).toEqual(record);
+    expect(configRecordSchema.safeParse({ ...published, validation }).success).toBe(false);
+  });
+
+  it('filters the list by kind only', () => {
+    expect(configListQuerySchema.parse({})).toEqual({});
+    expect(configListQuerySchema.parse({ kind: 'draft' })).toEqual({ kind: 'draft' });
+    expect(configListQuerySchema.safeParse({ kind: 'live' }).success).toBe(false);
+  });
+
+  it('publishes with an optional label of at most 200 characters', () => {
+    expect(publishRequestSchema.parse({})).toEqual({});
+    expect(publishRequestSchema.parse({ summary: 'v2' })).toEqual({ summary: 'v2' });
+    expect(publishRequestSchema.safeParse({ summary: 'x'.repeat(201) }).success).toBe(false);
+  });
+
+  it('parses history entries of every action', () => {
+    const entries = [
+      {
+        at: '2026-11-22T10:00:00.000Z',
+        action: 'edit',
+        config_id: 'cfg_3',
+        revision: 2,
+        summary: 'Add checkout',
+        api_key_id: 'key_1',
+        api_key_name: 'CI deploys',
+        actor_email: 'ada@example.com',
+        operations: [{ create_app: [{ id: 'checkout', name: 'Checkout', platform: 'web' }] }],
+        applied_paths: ['/apps/0'],
+      },
+      {
+        at: published.created_at,
+        action: 'publish',
+        config_id: 'cfg_2',
+        revision: 1,
+        operations: [],
+        applied_paths: [],
+      },
+      {
+        at: published.created_at,
+        action: 'create',
+        config_id: 'cfg_1',
+        revision: 1,
+        operations: [],
+        applied_paths: [],
+      },
+    ];
+    expect(historyListSchema.parse(entries)).toEqual(entries);
+    expect(historyListSchema.safeParse([{ ...entries[0], action: 'rename' }]).success).toBe(false);
+  });
+
+  it('answers health with status ok only', () => {
+    expect(healthSchema.parse({ status: 'ok' })).toEqual({ status: 'ok' });
+    expect(healthSchema.safeParse({ status: 'degraded' }).success).toBe(false);
+  });
+});
+
+describe('revisions as ETags (api.md §3)', () => {
+  it('writes a revision as a strong ETag and reads it back', () => {
+    expect(etagOf(7)).toBe('"7"');
+    expect(revisionOfEtag('"7"')).toBe(7);
+    expect(revisionOfEtag(etagOf(123456))).toBe(123456);
+  });
+
+  it('reads nothing from what is not one of its ETags', () => {
+    for (const value of ['7', 'W/"7"', '"0"', '"07"', '"x"', '*', '"7", "8"']) {
+      expect(revisionOfEtag(value)).toBeNull();
+    }
+  });
+
+  it('takes If-Match as an optional, lower-case request header', () => {
+    expect(ifMatchHeadersSchema.parse({})).toEqual({});
+    expect(ifMatchHeadersSchema.parse({ 'if-match': '"3"', host: 'x' })).toEqual({
+      'if-match': '"3"',
+    });
+    expect(ifMatchHeadersSchema.safeParse({ 'if-match': '3' }).success).toBe(false);
+  });
+});

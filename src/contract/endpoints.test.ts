@@ -1,0 +1,146 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { CreateApiKeyRequest, CreatedApiKey } from './api-keys';
+import type { ConfigListQuery, ConfigRecord } from './configs';
+import {
+  buildPath,
+  contract,
+  ENDPOINT_NAMES,
+  permissionForEdit,
+  toFastifyPath,
+  type Endpoint,
+  type ParamsOf,
+  type QueryOf,
+  type RequestBodyOf,
+  type ResponseBodyOf,
+} from './endpoints';
+import { operations } from './operations';
+import { problemSchema } from './problem';
+
+const endpoints = Object.entries(contract) as [string, Endpoint][];
+const statusesOf = (endpoint: Endpoint) => Object.keys(endpoint.responses).map(Number);
+
+describe('the contract table', () => {
+  it('lists the seed endpoints and those of api.md §5, once each', () => {
+    const routes = endpoints.map(([, endpoint]) => `${endpoint.method} ${endpoint.path}`);
+    expect(routes.sort()).toEqual(
+      [
+        'GET /auth/status',
+        'POST /config/edit',
+        'GET /health',
+        'GET /configs',
+        'GET /configs/live',
+        'GET /configs/{id}',
+        'POST /configs/{id}/publish',
+        'POST /configs/{id}/activate',
+        'DELETE /configs/{id}',
+        'GET /configs/{id}/history',
+        'GET /config/schema',
+        'GET /api-keys',
+        'POST /api-keys',
+        'DELETE /api-keys/{id}',
+        'GET /openapi.json',
+      ].sort(),
+    );
+    expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));
+  });
+
+  it('marks exactly the two seed endpoints as seed', () => {
+    const seed = endpoints.filter(([, endpoint]) => endpoint.seed).map(([name]) => name);
+    expect(seed.sort()).toEqual(['editConfig', 'getAuthStatus']);
+  });
+
+  it('asks a key of every endpoint but /health and /openapi.json', () => {
+    const open = endpoints.filter(([, endpoint]) => endpoint.auth === 'public');
+    expect(open.map(([, endpoint]) => endpoint.path).sort()).toEqual(['/health', '/openapi.json']);
+    for (const [, endpoint] of open) expect(endpoint.permission).toBeNull();
+  });
+
+  it('names the permission of each endpoint as api.md §5 does', () => {
+    const permissions = Object.fromEntries(
+      endpoints.map(([, endpoint]) => [`${endpoint.method} ${endpoint.path}`, endpoint.permission]),
+    );
+    expect(permissions).toMatchObject({
+      'GET /auth/status': null,
+      'POST /config/edit': 'config:write',
+      'GET /configs': 'config:read',
+      'GET /configs/live': 'config:read',
+      'GET /configs/{id}': 'config:read',
+      'POST /configs/{id}/publish': 'config:publish',
+      'POST /configs/{id}/activate': 'config:publish',
+      'DELETE /configs/{id}': 'config:write',
+      'GET /configs/{id}/history': 'config:read',
+      'GET /config/schema': 'config:read',
+      'GET /api-keys': 'api_keys:manage',
+      'POST /api-keys': 'api_keys:manage',
+      'DELETE /api-keys/{id}': 'api_keys:manage',
+    });
+  });
+
+  it.each(endpoints)(
+    '%s has one 2xx response and the problem statuses that can happen',
+    (_, endpoint) => {
+      const statuses = statusesOf(endpoint);
+      expect(statuses.filter((status) => status < 300)).toHaveLength(1);
+      for (const status of statuses.filter((s) => s >= 400)) {
+        expect(endpoint.responses[status]).toBe(problemSchema);
+      }
+      const expected = [429];
+      if (endpoint.auth === 'api_key') expected.push(401);
+      if (endpoint.permission) expected.push(403);
+      if (endpoint.body) expected.push(400, 413, 415);
+      if (endpoint.params) expected.push(404);
+      expect(statuses).toEqual(expect.arrayContaining(expected));
+    },
+  );
+
+  it.each(endpoints)('%s declares exactly the parameters its path names', (_, endpoint) => {
+    const inPath = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+    expect(Object.keys(endpoint.params?.shape ?? {})).toEqual(inPath);
+  });
+
+  it('takes If-Match on edit and sends ETags about configs', () => {
+    expect(Object.keys(contract.editConfig.headers.shape)).toEqual(['if-match']);
+    const withEtag = endpoints.filter(([, endpoint]) => endpoint.etag).map(([name]) => name);
+    expect(withEtag.sort()).toEqual(
+      ['activateConfig', 'editConfig', 'getConfig', 'getLiveConfig', 'publishConfig'].sort(),
+    );
+  });
+});
+
+describe('helpers', () => {
+  it('builds a path, encoding each parameter', () => {
+    expect(buildPath(contract.getConfig.path, { id: 'cfg_1' })).toBe('/configs/cfg_1');
+    expect(buildPath(contract.getConfigHistory.path, { id: 'a/b c' })).toBe(
+      '/configs/a%2Fb%20c/history',
+    );
+    expect(buildPath(contract.listConfigs.path)).toBe('/configs');
+    expect(() => buildPath(contract.getConfig.path)).toThrow(/id/);
+  });
+
+  it('gives Fastify its route form', () => {
+    expect(toFastifyPath('/configs/{id}/publish')).toBe('/configs/:id/publish');
+    expect(toFastifyPath('/auth/status')).toBe('/auth/status');
+  });
+
+  it('needs config:publish for lifecycle operations, config:write otherwise', () => {
+    expect(permissionForEdit([operations.deleteApp('a')])).toBe('config:write');
+    expect(permissionForEdit([operations.createAbTest({ id: 't', app: 'a', variants: [] })])).toBe(
+      'config:write',
+    );
+    expect(permissionForEdit([operations.startAbTest('t')])).toBe('config:publish');
+  });
+});
+
+describe('types from the table (checked by tsc)', () => {
+  it('gives each endpoint its request and response types', () => {
+    expectTypeOf<ResponseBodyOf<typeof contract.getConfig>>().toEqualTypeOf<ConfigRecord>();
+    expectTypeOf<ResponseBodyOf<typeof contract.createApiKey>>().toEqualTypeOf<CreatedApiKey>();
+    expectTypeOf<ResponseBodyOf<typeof contract.deleteConfig>>().toEqualTypeOf<undefined>();
+    expectTypeOf<
+      RequestBodyOf<typeof contract.createApiKey>
+    >().toEqualTypeOf<CreateApiKeyRequest>();
+    expectTypeOf<RequestBodyOf<typeof contract.getConfig>>().toEqualTypeOf<undefined>();
+    expectTypeOf<ParamsOf<typeof contract.getConfig>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<QueryOf<typeof contract.listConfigs>>().toEqualTypeOf<ConfigListQuery>();
+  });
+});

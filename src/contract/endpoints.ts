@@ -1,0 +1,310 @@
+/**
+ * Every endpoint of the HTTP contract in one table, in the spirit of ts-rest: method, path,
+ * permission, request schemas and responses by status. The service registers its routes
+ * from it, the console calls them through it, and the OpenAPI document is generated from it.
+ */
+import { z } from 'zod';
+import {
+  apiKeyIdParamsSchema,
+  apiKeyListSchema,
+  apiKeySchema,
+  createApiKeyRequestSchema,
+  createdApiKeySchema,
+} from './api-keys';
+import { authStatusSchema, type Permission } from './auth-status';
+import { configEditRequestSchema, configEditResultSchema } from './config-edit';
+import {
+  configIdParamsSchema,
+  configListQuerySchema,
+  configListSchema,
+  configRecordSchema,
+  healthSchema,
+  historyListSchema,
+  ifMatchHeadersSchema,
+  jsonSchemaDocumentSchema,
+  publishRequestSchema,
+} from './configs';
+import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
+import { problemSchema } from './problem';
+
+export const API_BASE_PATH = '/api/v1';
+/** api.md §6: a larger body gets 413. */
+export const MAX_BODY_BYTES = 1_048_576;
+/** api.md §6: an edit whose resulting YAML would be larger gets 409 (config_too_large). */
+export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type EndpointTag = 'auth' | 'configs' | 'api-keys' | 'meta';
+
+/** The statuses an endpoint answers with a problem body (api.md §4). */
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429;
+
+export interface Endpoint {
+  readonly method: HttpMethod;
+  /** OpenAPI style, relative to API_BASE_PATH: `/configs/{id}`. */
+  readonly path: `/${string}`;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: EndpointTag;
+  /** In the seed; a console must cope with a server that offers only these (a 404 elsewhere). */
+  readonly seed: boolean;
+  /** `public`: no key needed; `api_key`: a valid key, holding `permission` when it is set. */
+  readonly auth: 'public' | 'api_key';
+  readonly permission: Permission | null;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  /** Request headers, lower-case names. */
+  readonly headers?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** False: the body may be left out (nothing to say); a body that is sent must parse. */
+  readonly bodyRequired?: boolean;
+  /** Successful responses carry `ETag: "<revision>"` of the config they describe. */
+  readonly etag?: boolean;
+  /** By status; `null` for a response without a body (204). */
+  readonly responses: Readonly<Partial<Record<number, z.ZodType | null>>>;
+}
+
+function problems<const S extends ProblemStatus>(
+  ...statuses: S[]
+): Readonly<Record<S, typeof problemSchema>> {
+  return Object.fromEntries(statuses.map((status) => [status, problemSchema])) as Record<
+    S,
+    typeof problemSchema
+  >;
+}
+
+/** Keeps each endpoint's literal types (paths, statuses) for the helper types below. */
+function endpoint<const E extends Endpoint>(definition: E): E {
+  return definition;
+}
+
+export const contract = {
+  getHealth: endpoint({
+    method: 'GET',
+    path: '/health',
+    summary: 'Liveness probe',
+    tag: 'meta',
+    seed: false,
+    auth: 'public',
+    permission: null,
+    responses: { 200: healthSchema, ...problems(429) },
+  }),
+  getOpenApiDocument: endpoint({
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'meta',
+    seed: false,
+    auth: 'public',
+    permission: null,
+    responses: { 200: z.record(z.string(), z.unknown()), ...problems(429) },
+  }),
+  getAuthStatus: endpoint({
+    method: 'GET',
+    path: '/auth/status',
+    summary: 'Who the caller is and the state of their API key',
+    tag: 'auth',
+    seed: true,
+    auth: 'api_key',
+    permission: null,
+    responses: { 200: authStatusSchema, ...problems(401, 429) },
+  }),
+  editConfig: endpoint({
+    method: 'POST',
+    path: '/config/edit',
+    summary: 'Apply typed edit operations to a config',
+    description:
+      'Ordinary operations land in a draft and need config:write; A/B test lifecycle operations publish their result and need config:publish. All operations apply or none does.',
+    tag: 'configs',
+    seed: true,
+    auth: 'api_key',
+    permission: 'config:write',
+    headers: ifMatchHeadersSchema,
+    body: configEditRequestSchema,
+    bodyRequired: true,
+    etag: true,
+    responses: {
+      200: configEditResultSchema,
+      ...problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 429),
+    },
+  }),
+  listConfigs: endpoint({
+    method: 'GET',
+    path: '/configs',
+    summary: "The account's configs, newest first",
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    query: configListQuerySchema,
+    responses: { 200: configListSchema, ...problems(400, 401, 403, 429) },
+  }),
+  getLiveConfig: endpoint({
+    method: 'GET',
+    path: '/configs/live',
+    summary: 'The live config',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    etag: true,
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429) },
+  }),
+  getConfig: endpoint({
+    method: 'GET',
+    path: '/configs/{id}',
+    summary: 'One config with its YAML and validation report',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    params: configIdParamsSchema,
+    etag: true,
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429) },
+  }),
+  publishConfig: endpoint({
+    method: 'POST',
+    path: '/configs/{id}/publish',
+    summary: 'Publish a draft; the new published config becomes live',
+    description:
+      'The draft is consumed. Refused with 409 and the validation report when the draft is invalid, and with 409 when the config is not a draft.',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:publish',
+    params: configIdParamsSchema,
+    body: publishRequestSchema,
+    bodyRequired: false,
+    etag: true,
+    responses: { 200: configRecordSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429) },
+  }),
+  activateConfig: endpoint({
+    method: 'POST',
+    path: '/configs/{id}/activate',
+    summary: 'Make an earlier published config live again (rollback)',
+    description: 'Refused with 409 for a draft.',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:publish',
+    params: configIdParamsSchema,
+    etag: true,
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 409, 429) },
+  }),
+  deleteConfig: endpoint({
+    method: 'DELETE',
+    path: '/configs/{id}',
+    summary: 'Discard a draft',
+    description: 'Refused with 409 for a published config.',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:write',
+    params: configIdParamsSchema,
+    responses: { 204: null, ...problems(401, 403, 404, 409, 429) },
+  }),
+  getConfigHistory: endpoint({
+    method: 'GET',
+    path: '/configs/{id}/history',
+    summary: 'The changes in the line of a config, newest first',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    params: configIdParamsSchema,
+    responses: { 200: historyListSchema, ...problems(401, 403, 404, 429) },
+  }),
+  getConfigSchema: endpoint({
+    method: 'GET',
+    path: '/config/schema',
+    summary: 'The JSON Schema of a config document',
+    tag: 'configs',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    responses: { 200: jsonSchemaDocumentSchema, ...problems(401, 403, 429) },
+  }),
+  listApiKeys: endpoint({
+    method: 'GET',
+    path: '/api-keys',
+    summary: "The account's API keys, without secrets",
+    tag: 'api-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    responses: { 200: apiKeyListSchema, ...problems(401, 403, 429) },
+  }),
+  createApiKey: endpoint({
+    method: 'POST',
+    path: '/api-keys',
+    summary: "Create an API key for the caller's user; its secret is in this response only",
+    description: "403 when the permissions asked for exceed the caller's role.",
+    tag: 'api-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    body: createApiKeyRequestSchema,
+    bodyRequired: true,
+    responses: { 201: createdApiKeySchema, ...problems(400, 401, 403, 413, 415, 429) },
+  }),
+  revokeApiKey: endpoint({
+    method: 'DELETE',
+    path: '/api-keys/{id}',
+    summary: 'Revoke an API key; it fails from the next request on',
+    description: 'A key may revoke itself. Revoking a revoked key returns it unchanged.',
+    tag: 'api-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: apiKeyIdParamsSchema,
+    responses: { 200: apiKeySchema, ...problems(401, 403, 404, 429) },
+  }),
+} as const satisfies Record<string, Endpoint>;
+
+export type Contract = typeof contract;
+export type EndpointName = keyof Contract;
+export const ENDPOINT_NAMES = Object.keys(contract) as EndpointName[];
+
+type SchemaOr<T, Else> = T extends z.ZodType ? T : Else;
+
+/** What a client sends as the body of an endpoint (undefined: no body). */
+export type RequestBodyOf<E extends Endpoint> = z.input<SchemaOr<E['body'], z.ZodUndefined>>;
+/** Path parameters of an endpoint. */
+export type ParamsOf<E extends Endpoint> = z.input<
+  SchemaOr<E['params'], z.ZodObject<Record<never, never>>>
+>;
+/** Query parameters of an endpoint. */
+export type QueryOf<E extends Endpoint> = z.input<
+  SchemaOr<E['query'], z.ZodObject<Record<never, never>>>
+>;
+/** The 2xx statuses of an endpoint. */
+export type SuccessStatusOf<E extends Endpoint> = Extract<keyof E['responses'], 200 | 201 | 204>;
+/** The parsed body of one response (undefined for 204). */
+export type ResponseBodyOf<
+  E extends Endpoint,
+  S extends keyof E['responses'] = SuccessStatusOf<E>,
+> = E['responses'][S] extends z.ZodType ? z.output<E['responses'][S]> : undefined;
+
+/**
+ * The permission an edit request needs: lifecycle operations publish (api.md §1), so they
+ * need config:publish; every other operation edits a draft.
+ */
+export function permissionForEdit(operations: readonly Operation[]): Permission {
+  return operations.some((operation) => isLifecycleAction(actionKeyOf(operation)))
+    ? 'config:publish'
+    : 'config:write';
+}
+
+/** `/configs/{id}` with `{id: 'a/b'}` -> `/configs/a%2Fb`; throws on a missing parameter. */
+export function buildPath(path: string, params: Readonly<Record<string, string>> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`path ${path} needs the parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** `/configs/{id}` -> `/configs/:id`, the form Fastify routes take. */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

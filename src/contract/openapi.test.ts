@@ -1,0 +1,210 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020';
+import { describe, expect, it } from 'vitest';
+import { API_BASE_PATH, contract } from './endpoints';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
+
+// What the server sends: the document after a JSON round trip.
+const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as OpenApiDocument;
+const operationOf = (name: keyof typeof contract) => {
+  const endpoint = contract[name];
+  const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+  if (!operation) throw new Error(`no operation ${name}`);
+  return operation;
+};
+
+/** Every value of a `$ref` anywhere in a JSON value. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+  );
+}
+
+/** The value a local `#/...` reference points at. */
+function resolve(ref: string): unknown {
+  return ref
+    .slice(2)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>(
+      (node, token) =>
+        node !== null && typeof node === 'object'
+          ? (node as Record<string, unknown>)[token]
+          : undefined,
+      document,
+    );
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('lists every endpoint of the contract, and nothing else', () => {
+    const listed = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(
+        ([method, operation]) => `${operation.operationId} ${method} ${path}`,
+      ),
+    );
+    const expected = Object.entries(contract).map(
+      ([name, endpoint]) => `${name} ${endpoint.method.toLowerCase()} ${endpoint.path}`,
+    );
+    expect(listed.sort()).toEqual(expected.sort());
+  });
+
+  it('is served under /api/v1 and asks for a bearer token, except on public endpoints', () => {
+    expect(document.servers).toEqual([{ url: API_BASE_PATH }]);
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    expect(operationOf('getHealth').security).toEqual([]);
+    expect(operationOf('getOpenApiDocument').security).toEqual([]);
+    expect(operationOf('getAuthStatus').security).toBeUndefined();
+    expect(operationOf('editConfig')['x-permission']).toBe('config:write');
+  });
+
+  it('resolves every $ref, and its components carry no $schema or $id', () => {
+    const refs = refsIn(document);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) {
+      expect(ref, ref).toMatch(/^#\/components\//);
+      expect(resolve(ref), ref).toBeDefined();
+    }
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      expect(schema, name).not.toHaveProperty('$schema');
+      expect(schema, name).not.toHaveProperty('$id');
+    }
+  });
+
+  it('names the shared schemas', () => {
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'AuthStatus',
+        'ConfigEditRequest',
+        'ConfigEditResult',
+        'Operation',
+        'CreateAppItem',
+        'ValidationReport',
+        'ValidationIssue',
+        'Problem',
+        'ProblemFieldError',
+        'ConfigRecord',
+        'ConfigSummary',
+        'HistoryEntry',
+        'ApiKey',
+        'CreatedApiKey',
+        'CreateApiKeyRequest',
+        'Permission',
+      ]),
+    );
+    expect(operationOf('editConfig').requestBody).toEqual({
+      required: true,
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/ConfigEditRequest' } },
+      },
+    });
+    expect(operationOf('publishConfig').requestBody?.required).toBe(false);
+  });
+
+  it('sends problems as application/problem+json and successes as application/json', () => {
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const operation of Object.values(methods)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const types = Object.keys(response.content ?? {});
+          if (status === '204') expect(types, `${path} ${status}`).toEqual([]);
+          else if (status === 'default' || Number(status) >= 400) {
+            expect(types, `${path} ${status}`).toEqual(['application/problem+json']);
+            expect(response.content?.['application/problem+json']?.schema).toEqual({
+              $ref: '#/components/schemas/Problem',
+            });
+          } else expect(types, `${path} ${status}`).toEqual(['application/json']);
+        }
+      }
+    }
+  });
+
+  it('has If-Match on edit, ETag on config responses, Retry-After on 429, WWW-Authenticate on 401', () => {
+    expect(operationOf('editConfig').parameters).toEqual([
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+    ]);
+    for (const name of ['editConfig', 'getConfig', 'getLiveConfig', 'publishConfig'] as const) {
+      const success = Object.entries(operationOf(name).responses).find(([status]) =>
+        status.startsWith('2'),
+      );
+      expect(success?.[1].headers, name).toEqual({ ETag: { $ref: '#/components/headers/ETag' } });
+    }
+    for (const methods of Object.values(document.paths)) {
+      for (const operation of Object.values(methods)) {
+        expect(operation.responses['429']?.headers).toEqual({
+          'Retry-After': { $ref: '#/components/headers/Retry-After' },
+        });
+        const unauthorized = operation.responses['401'];
+        if (unauthorized) expect(unauthorized.headers).toHaveProperty('WWW-Authenticate');
+      }
+    }
+  });
+
+  it('describes path and query parameters', () => {
+    expect(operationOf('getConfig').parameters).toEqual([
+      expect.objectContaining({ name: 'id', in: 'path', required: true }),
+    ]);
+    expect(operationOf('listConfigs').parameters).toEqual([
+      {
+        name: 'kind',
+        in: 'query',
+        required: false,
+        description: expect.any(String),
+        schema: { $ref: '#/components/schemas/ConfigKind' },
+      },
+    ]);
+  });
+
+  it('is the same on every build', () => {
+    expect(buildOpenApiDocument()).toEqual(buildOpenApiDocument());
+  });
+
+  it('says what the zod schemas say (checked with a JSON Schema validator)', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(document, 'openapi.json');
+    const validates = (name: string, value: unknown) => {
+      const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+      if (!validate) throw new Error(`no schema ${name}`);
+      return validate(value);
+    };
+    expect(validates('AuthStatus', { idp_organization_id: 'org' })).toBe(true);
+    expect(validates('AuthStatus', { email: 'a@b.c' })).toBe(false);
+    const request = {
+      summary: 'Add an app',
+      operations: [{ create_app: [{ id: 'checkout', platform: 'desktop', extra: true }] }],
+    };
+    expect(validates('ConfigEditRequest', request)).toBe(true);
+    expect(validates('ConfigEditRequest', { operations: [] })).toBe(false);
+    expect(validates('ConfigEditRequest', { operations: [{}] })).toBe(false);
+    expect(
+      validates('ConfigEditRequest', {
+        operations: [{ create_app: [{ id: 'a' }], set: [{ path: '', value: 1 }] }],
+      }),
+    ).toBe(false);
+    expect(
+      validates('ConfigEditRequest', { operations: [{ set: [{ path: 'x', value: 1 }] }] }),
+    ).toBe(false);
+    expect(
+      validates('Problem', {
+        type: 'urn:x',
+        title: 't',
+        status: 404,
+        detail: 'd',
+        code: 'not_found',
+      }),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * Edit operations (seed 2.2, config.md §3): each operation object holds exactly one action
+ * key whose value is a non-empty array of items.
+ *
+ * Items are checked only as far as they must be interpreted (config.md §3): an object, a
+ * string `id` for app and test actions, a JSON Pointer `path` for set/unset, a `variant` for
+ * promote. Every other value is written as given and judged by validation, so these item
+ * schemas keep unknown keys and accept any value in the other fields.
+ */
+import { z } from 'zod';
+import type { AbTest, App, Settings, Variant } from './config-document';
+
+/** RFC 6901: "" or "/"-separated tokens in which "~" is followed by 0 or 1. */
+export const JSON_POINTER_PATTERN = '^(/([^~/]|~[01])*)*$';
+
+export const jsonPointerSchema = z
+  .string()
+  .regex(new RegExp(JSON_POINTER_PATTERN), 'must be a JSON Pointer such as /apps/0/name')
+  .meta({ description: 'A JSON Pointer (RFC 6901) into the config document.' });
+
+const id = z.string().meta({ description: 'The id of the app or A/B test the item acts on.' });
+const anyValue = (description: string) => z.unknown().optional().meta({ description });
+
+export const createAppItemSchema = z
+  .looseObject({
+    id,
+    name: anyValue('1..100 characters'),
+    platform: anyValue('web, ios, android or server'),
+    enabled: anyValue('boolean; default true'),
+    settings: anyValue('map of key -> string | number | boolean'),
+  })
+  .meta({ id: 'CreateAppItem' });
+
+export const updateAppItemSchema = z
+  .looseObject({
+    id,
+    name: anyValue('new name'),
+    platform: anyValue('new platform'),
+    enabled: anyValue('new enabled flag'),
+    settings: anyValue('keys to set; a null value removes that key'),
+  })
+  .meta({ id: 'UpdateAppItem' });
+
+export const idItemSchema = z.looseObject({ id }).meta({ id: 'IdItem' });
+
+export const setItemSchema = z
+  .looseObject({
+    path: jsonPointerSchema,
+    value: z.unknown().meta({ description: 'Any JSON value; written as given.' }),
+  })
+  .meta({ id: 'SetItem' });
+
+export const unsetItemSchema = z
+  .looseObject({
+    path: jsonPointerSchema.refine((path) => path !== '', 'cannot unset the whole document'),
+  })
+  .meta({ id: 'UnsetItem' });
+
+export const createAbTestItemSchema = z
+  .looseObject({
+    id,
+    app: anyValue('the id of an app of this config'),
+    description: anyValue('up to 500 characters'),
+    variants: anyValue('2..10 variants {id, weight, settings?} whose weights sum to 100'),
+  })
+  .meta({ id: 'CreateAbTestItem' });
+
+export const updateAbTestItemSchema = z
+  .looseObject({
+    id,
+    description: anyValue('new description (draft or running tests)'),
+    variants: anyValue('new variants (draft tests only)'),
+  })
+  .meta({ id: 'UpdateAbTestItem' });
+
+export const promoteAbTestItemSchema = z
+  .looseObject({
+    id,
+    variant: z.string().meta({ description: 'The winning variant, whose settings are copied.' }),
+  })
+  .meta({ id: 'PromoteAbTestItem' });
+
+const items = <T extends z.ZodType>(item: T) => z.array(item).min(1);
+
+/** Every action key and the schema of its items. */
+export const actionItemSchemas = {
+  create_app: createAppItemSchema,
+  update_app: updateAppItemSchema,
+  delete_app: idItemSchema,
+  set: setItemSchema,
+  unset: unsetItemSchema,
+  create_ab_test: createAbTestItemSchema,
+  update_ab_test: updateAbTestItemSchema,
+  start_ab_test: idItemSchema,
+  end_ab_test: idItemSchema,
+  promote_ab_test: promoteAbTestItemSchema,
+  delete_ab_test: idItemSchema,
+} as const;
+
+export type ActionKey = keyof typeof actionItemSchemas;
+export const ACTION_KEYS = Object.keys(actionItemSchemas) as ActionKey[];
+
+/** Lifecycle actions publish their result (config.md §3); the others land in a draft. */
+export const LIFECYCLE_ACTIONS = [
+  'update_ab_test',
+  'start_ab_test',
+  'end_ab_test',
+  'promote_ab_test',
+  'delete_ab_test',
+] as const satisfies readonly ActionKey[];
+export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+/** Ordinary actions that may come without a `summary`. */
+export const SUMMARY_OPTIONAL_ACTIONS = ['create_ab_test'] as const satisfies readonly ActionKey[];
+
+export function isLifecycleAction(key: string): key is LifecycleAction {
+  return (LIFECYCLE_ACTIONS as readonly string[]).includes(key);
+}
+
+/**
+ * One operation on the wire: an object with all action keys optional, no other key, and a
+ * check that exactly one is present. (A union of one-key objects would describe the same
+ * set, but its errors would not say which key or item is wrong.)
+ */
+export const operationSchema = z
+  .strictObject({
+    create_app: items(createAppItemSchema).optional(),
+    update_app: items(updateAppItemSchema).optional(),
+    delete_app: items(idItemSchema).optional(),
+    set: items(setItemSchema).optional(),
+    unset: items(unsetItemSchema).optional(),
+    create_ab_test: items(createAbTestItemSchema).optional(),
+    update_ab_test: items(updateAbTestItemSchema).optional(),
+    start_ab_test: items(idItemSchema).optional(),
+    end_ab_test: items(idItemSchema).optional(),
+    promote_ab_test: items(promoteAbTestItemSchema).optional(),
+    delete_ab_test: items(idItemSchema).optional(),
+  })
+  .meta({
+    id: 'Operation',
+    description:
+      'One typed edit operation: exactly one action key, whose value is a non-empty array of items.',
+    minProperties: 1,
+    maxProperties: 1,
+  })
+  .superRefine((operation, ctx) => {
+    const keys = Object.keys(operation);
+    if (keys.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          keys.length === 0
+            ? `an operation needs exactly one action key (one of ${ACTION_KEYS.join(', ')})`
+            : `an operation holds exactly one action key, got ${keys.join(' and ')}`,
+      });
+    }
+  });
+
+type ItemOf<K extends ActionKey> = z.infer<(typeof actionItemSchemas)[K]>;
+
+/** The precise type of one operation: exactly one action key. */
+export type Operation = {
+  [K in ActionKey]: Record<K, ItemOf<K>[]>;
+}[ActionKey];
+
+export type OperationOf<K extends ActionKey> = Extract<Operation, Record<K, unknown>>;
+
+/** The action key of an operation that passed `operationSchema`. */
+export function actionKeyOf(operation: Operation): ActionKey {
+  return Object.keys(operation)[0] as ActionKey;
+}
+
+/** The items of an operation that passed `operationSchema`. */
+export function itemsOf(operation: Operation): readonly Record<string, unknown>[] {
+  return Object.values(operation)[0] as Record<string, unknown>[];
+}
+
+/** A typed builder per action, for clients that build requests from a valid config's types. */
+export const operations = {
+  createApp: (...apps: App[]): Operation => ({ create_app: apps }),
+  updateApp: (
+    ...changes: (Partial<Omit<App, 'settings'>> & {
+      id: string;
+      settings?: Record<string, Settings[string] | null>;
+    })[]
+  ): Operation => ({ update_app: changes }),
+  deleteApp: (...ids: string[]): Operation => ({ delete_app: ids.map((appId) => ({ id: appId })) }),
+  set: (path: string, value: unknown): Operation => ({ set: [{ path, value }] }),
+  unset: (path: string): Operation => ({ unset: [{ path }] }),
+  createAbTest: (
+    ...tests: Pick<AbTest, 'id' | 'app' | 'description' | 'variants'>[]
+  ): Operation => ({
+    create_ab_test: tests,
+  }),
+  updateAbTest: (
+    ...changes: { id: string; description?: string; variants?: Variant[] }[]
+  ): Operation => ({ update_ab_test: changes }),
+  startAbTest: (testId: string): Operation => ({ start_ab_test: [{ id: testId }] }),
+  endAbTest: (testId: string): Operation => ({ end_ab_test: [{ id: testId }] }),
+  promoteAbTest: (testId: string, variant: string): Operation => ({
+    promote_ab_test: [{ id: testId, variant }],
+  }),
+  deleteAbTest: (testId: string): Operation => ({ delete_ab_test: [{ id: testId }] }),
+};

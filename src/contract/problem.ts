@@ -1,0 +1,106 @@
+/**
+ * Error bodies (api.md §4): RFC 9457 problem details, sent as `application/problem+json`
+ * with every non-2xx response.
+ */
+import { z } from 'zod';
+import { validationReportSchema } from './validation';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/**
+ * The problem codes this server sends, with their status and title. `code` stays an open
+ * string in the schema so that a client keeps working when a server adds a code.
+ */
+export const PROBLEM_CODES = {
+  invalid_request: { status: 400, title: 'The request is malformed' },
+  unauthenticated: { status: 401, title: 'A valid API key is required' },
+  forbidden: { status: 403, title: 'A permission is missing' },
+  not_found: { status: 404, title: 'Not found' },
+  conflict: { status: 409, title: 'The operation cannot apply now' },
+  invalid_config: { status: 409, title: 'The result would not be a valid config' },
+  config_too_large: { status: 409, title: 'The resulting config would be too large' },
+  precondition_failed: { status: 412, title: 'The config has changed' },
+  payload_too_large: { status: 413, title: 'The body is too large' },
+  unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  unknown_target: { status: 422, title: 'The operation names something that does not exist' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+/**
+ * `type` is an opaque URN per code: RFC 9457 lets a problem type be a non-dereferenceable
+ * URI, and a URN cannot be mistaken for a route of this API.
+ */
+export function problemTypeUri(code: string): string {
+  return `urn:provisioning:problem:${code}`;
+}
+
+export const problemFieldErrorSchema = z
+  .object({
+    path: z.string().meta({
+      description:
+        'JSON Pointer (RFC 6901) into the request body, e.g. /operations/2/create_app/0/platform',
+    }),
+    message: z.string(),
+  })
+  .meta({ id: 'ProblemFieldError' });
+
+export const problemSchema = z
+  .object({
+    type: z
+      .string()
+      .meta({ description: 'URI of the problem type, e.g. urn:provisioning:problem:not_found' }),
+    title: z.string().meta({ description: 'Short summary of the problem type' }),
+    status: z.number().int().min(400).max(599),
+    detail: z.string().meta({ description: 'What went wrong in this occurrence' }),
+    code: z.string().meta({
+      description: `Stable machine-readable code: ${Object.keys(PROBLEM_CODES).join(', ')}`,
+    }),
+    errors: z.array(problemFieldErrorSchema).optional().meta({
+      description: 'What in the request is wrong, one entry per problem',
+    }),
+    validation: validationReportSchema.optional().meta({
+      description: 'The validation report that made a publish or lifecycle step fail',
+    }),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
+
+export type ProblemFieldError = z.infer<typeof problemFieldErrorSchema>;
+export type Problem = z.infer<typeof problemSchema>;
+
+/** A problem body for a known code; the title and status come from PROBLEM_CODES. */
+export function problemOf(
+  code: ProblemCode,
+  detail: string,
+  extra: Pick<Problem, 'errors' | 'validation'> = {},
+): Problem {
+  const { status, title } = PROBLEM_CODES[code];
+  return { type: problemTypeUri(code), title, status, detail, code, ...extra };
+}
+
+/** RFC 6901: a reference token escapes "~" as "~0" and "/" as "~1" (in that order). */
+export function escapeJsonPointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A JSON Pointer from a path of keys and indices; [] is "" (the whole document). */
+export function toJsonPointer(path: readonly PropertyKey[]): string {
+  return path.map((segment) => `/${escapeJsonPointerToken(String(segment))}`).join('');
+}
+
+/**
+ * zod issues as problem `errors`. An unknown key is reported at the key itself, one entry per
+ * key, so that a client can point at exactly what is wrong.
+ */
+export function zodIssuesToProblemErrors(issues: readonly z.core.$ZodIssue[]): ProblemFieldError[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: toJsonPointer([...issue.path, key]),
+          message: `unknown key "${key}"`,
+        }))
+      : [{ path: toJsonPointer(issue.path), message: issue.message }],
+  );
+}
