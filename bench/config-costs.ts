@@ -5,9 +5,10 @@
  * Timings are printed, never asserted (quality.md); docs/config.md keeps the figures.
  */
 import {
-  editorTextToOperations,
   applyOperations,
+  editorTextToOperations,
   parseConfig,
+  stringifyConfig,
   validateParsedConfig,
 } from '../src/configs';
 import { largeConfigText } from '../src/configs/testing/large-config';
@@ -40,9 +41,16 @@ for (const apps of [1_000, 10_000]) {
     'parse (ms)': time(runs, () => parseConfig(text)),
     'validate (ms)': time(runs, () => validateParsedConfig(parsed)),
     'clone (ms)': time(runs, () => parsed.document.clone()),
-    'apply 1 op (ms)': time(runs, () => applyOperations(parsed.document.clone(), operation)),
-    'stringify (ms)': time(runs, () => parsed.document.toString()),
+    // In place, as the service does: a refused edit drops its cached document instead.
+    'apply 1 op (ms)': time(runs, () => applyOperations(parsed.document, operation)),
+    'stringify (ms)': time(runs, () => stringifyConfig(parsed.document)),
     'text -> ops (ms)': time(runs, () => editorTextToOperations(text, edited)),
+    // What an edit costs the service with the base document cached: apply, write the text,
+    // parse it again for positions, validate.
+    'edit pipeline (ms)': time(runs, () => {
+      applyOperations(parsed.document, operation);
+      validateParsedConfig(parseConfig(stringifyConfig(parsed.document)));
+    }),
   };
   for (const key of Object.keys(row)) {
     const value = row[key];

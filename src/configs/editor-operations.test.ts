@@ -5,6 +5,7 @@ import { configEditRequestSchema } from '../contract/config-edit';
 import type { Operation } from '../contract/operations';
 import { diffConfigData, editorTextToOperations } from './editor-operations';
 import { applyOperations } from './operations/apply-operations';
+import { stringifyConfig } from './parse';
 import { applyEdits, configArb, editsArb, type Data } from './testing/config-arbitraries';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -15,7 +16,7 @@ function applyToText(baseText: string, operations: Operation[]): { text: string;
   const document = parseDocument(baseText);
   const result = applyOperations(document, wire, { now: NOW });
   if (!result.ok) throw new Error(`refused: ${result.refusal.message}`);
-  const text = document.toString();
+  const text = stringifyConfig(document);
   return { text, data: parseDocument(text).toJS() ?? null };
 }
 

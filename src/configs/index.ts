@@ -21,6 +21,9 @@ export {
   normalizeLineEnds,
   parseConfig,
   positionAt,
+  stringifyConfig,
+  YAML_PARSE_OPTIONS,
+  YAML_STRINGIFY_OPTIONS,
   type ParsedConfig,
   type SourcePosition,
 } from './parse';

@@ -98,3 +98,13 @@ function firstLine(message: string): string {
   const newline = message.indexOf('\n');
   return newline === -1 ? message : message.slice(0, newline);
 }
+
+/**
+ * How a config document is written back to text. `yaml`'s defaults would rewrite untouched
+ * parts: fold long strings at 80 columns and pad flow collections (`[1, 2]` -> `[ 1, 2 ]`).
+ */
+export const YAML_STRINGIFY_OPTIONS = { lineWidth: 0, flowCollectionPadding: false } as const;
+
+export function stringifyConfig(document: Document): string {
+  return document.toString(YAML_STRINGIFY_OPTIONS);
+}
