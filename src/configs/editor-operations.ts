@@ -81,22 +81,42 @@ export function diffConfigData(base: unknown, edited: unknown): Operation[] {
   return ops.operations();
 }
 
+/** Items of two lists with unique ids, matched by id. */
+interface IdMatch {
+  /** Items of `before` that `after` keeps, in `before`'s order, with their `after` version. */
+  readonly kept: readonly { readonly before: PlainObject; readonly after: PlainObject }[];
+  /** Indexes in `before` of the items `after` drops. */
+  readonly removed: readonly number[];
+  /** Items only `after` has, in its order. */
+  readonly created: readonly PlainObject[];
+  /** Whether kept-then-created is `after`'s order (else only setting the list can say it). */
+  readonly appendOnly: boolean;
+}
+
+function matchById(before: readonly PlainObject[], after: readonly PlainObject[]): IdMatch {
+  const afterById = new Map(after.map((item) => [item.id as string, item]));
+  const beforeIds = new Set(before.map((item) => item.id as string));
+  const kept = before.flatMap((item) => {
+    const match = afterById.get(item.id as string);
+    return match ? [{ before: item, after: match }] : [];
+  });
+  const removed = before.flatMap((item, index) =>
+    afterById.has(item.id as string) ? [] : [index],
+  );
+  const created = after.filter((item) => !beforeIds.has(item.id as string));
+  const order = [...kept.map((pair) => pair.after), ...created];
+  const appendOnly = order.every((item, index) => item === after[index]);
+  return { kept, removed, created, appendOnly };
+}
+
 function diffApps(ops: OperationList, before: PlainObject[], after: PlainObject[]): void {
-  const afterIds = new Set(after.map((app) => app.id as string));
-  const kept = before.filter((app) => afterIds.has(app.id as string));
-  const keptIds = new Set(kept.map((app) => app.id as string));
-  const created = after.filter((app) => !keptIds.has(app.id as string));
-  if (!sameOrder([...kept, ...created], after)) {
+  const { kept, removed, created, appendOnly } = matchById(before, after);
+  if (!appendOnly) {
     ops.push('set', { path: '/apps', value: after });
     return;
   }
-  for (const app of before) {
-    if (!afterIds.has(app.id as string)) ops.push('delete_app', { id: app.id });
-  }
-  const afterById = new Map(after.map((app) => [app.id as string, app]));
-  kept.forEach((app, index) => {
-    diffApp(ops, index, app, afterById.get(app.id as string) as PlainObject);
-  });
+  for (const index of removed) ops.push('delete_app', { id: (before[index] as PlainObject).id });
+  kept.forEach((pair, index) => diffApp(ops, index, pair.before, pair.after));
   for (const app of created) ops.push('create_app', app);
 }
 
@@ -136,25 +156,17 @@ function diffApp(ops: OperationList, index: number, before: PlainObject, after: 
 
 /** Removes and changes tests now; returns what creates the new ones, to run last. */
 function diffTests(ops: OperationList, before: PlainObject[], after: PlainObject[]): () => void {
-  const afterIds = new Set(after.map((test) => test.id as string));
-  const kept = before.filter((test) => afterIds.has(test.id as string));
-  const keptIds = new Set(kept.map((test) => test.id as string));
-  const created = after.filter((test) => !keptIds.has(test.id as string));
-  if (!sameOrder([...kept, ...created], after)) {
+  const { kept, removed, created, appendOnly } = matchById(before, after);
+  if (!appendOnly) {
     ops.push('set', { path: '/ab_tests', value: after });
     return () => undefined;
   }
   // Removing a test is a lifecycle step (delete_ab_test) that publishes; in a draft edit
   // the test is unset instead, from the end so that indexes stay right.
-  for (let index = before.length - 1; index >= 0; index--) {
-    if (!afterIds.has((before[index] as PlainObject).id as string)) {
-      ops.push('unset', { path: toPointer(['ab_tests', index]) });
-    }
+  for (const index of [...removed].reverse()) {
+    ops.push('unset', { path: toPointer(['ab_tests', index]) });
   }
-  const afterById = new Map(after.map((test) => [test.id as string, test]));
-  kept.forEach((test, index) => {
-    diffValue(ops, ['ab_tests', index], test, afterById.get(test.id as string));
-  });
+  kept.forEach((pair, index) => diffValue(ops, ['ab_tests', index], pair.before, pair.after));
   return () =>
     created.forEach((test, offset) => {
       const { status, ...item } = test;
@@ -213,10 +225,6 @@ function hasUniqueIds(value: unknown): value is PlainObject[] {
     ids.add(item.id);
   }
   return true;
-}
-
-function sameOrder(a: readonly PlainObject[], b: readonly PlainObject[]): boolean {
-  return a.length === b.length && a.every((item, index) => item.id === b[index]?.id);
 }
 
 function unionKeys(a: PlainObject, b: PlainObject): string[] {

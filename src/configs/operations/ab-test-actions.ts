@@ -76,19 +76,26 @@ export function updateAbTest(context: ApplyContext, item: Item): void {
 }
 
 export function startAbTest(context: ApplyContext, item: Item): void {
-  const test = findTest(context, item);
-  stepAllowed('start_ab_test', test, context);
-  setStatus(context, test, 'running');
-  setField(context, test.map, 'started_at', context.now.toISOString());
-  context.touch(['ab_tests', test.index, 'started_at']);
+  stepWithTimestamp(context, item, 'start_ab_test', 'running', 'started_at');
 }
 
 export function endAbTest(context: ApplyContext, item: Item): void {
+  stepWithTimestamp(context, item, 'end_ab_test', 'ended', 'ended_at');
+}
+
+/** A step that moves the test to `status` and stamps `field` with the clock. */
+function stepWithTimestamp(
+  context: ApplyContext,
+  item: Item,
+  action: LifecycleAction,
+  status: AbTestStatus,
+  field: 'started_at' | 'ended_at',
+): void {
   const test = findTest(context, item);
-  stepAllowed('end_ab_test', test, context);
-  setStatus(context, test, 'ended');
-  setField(context, test.map, 'ended_at', context.now.toISOString());
-  context.touch(['ab_tests', test.index, 'ended_at']);
+  stepAllowed(action, test, context);
+  setStatus(context, test, status);
+  setField(context, test.map, field, context.now.toISOString());
+  context.touch(['ab_tests', test.index, field]);
 }
 
 export function promoteAbTest(context: ApplyContext, item: Item): void {

@@ -4,13 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AB_TEST_STATUSES, type AbTestStatus } from '../../contract/config-document';
-import { LIFECYCLE_ACTIONS, type LifecycleAction, type Operation } from '../../contract/operations';
-import { parseConfig } from '../parse';
+import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../contract/operations';
 import { LIFECYCLE_TRANSITIONS } from './ab-test-actions';
-import { applyOperations, type ApplyResult } from './apply-operations';
-import type { OperationRefusal } from './refusal';
+import { applied, NOW, refused } from '../testing/apply-helpers';
 
-const NOW = new Date('2026-11-22T10:00:00.000Z');
 const STARTED = '2026-11-01T08:00:00.000Z';
 const ENDED = '2026-11-15T08:00:00.000Z';
 
@@ -52,39 +49,9 @@ function withTest(status: string, options: { app?: string } = {}): string {
 ${lifecycle ?? ''}`;
 }
 
-interface Outcome {
-  readonly result: ApplyResult;
-  readonly text: string;
-  readonly data: Config;
-}
-
 interface Config {
   apps: Record<string, unknown>[];
   ab_tests: Record<string, unknown>[];
-}
-
-function apply(source: string, operations: readonly unknown[], now = NOW): Outcome {
-  const { document } = parseConfig(source);
-  const result = applyOperations(document, operations as Operation[], { now });
-  return { result, text: document.toString(), data: document.toJS() as Config };
-}
-
-function applied(source: string, operations: readonly unknown[], now = NOW) {
-  const outcome = apply(source, operations, now);
-  if (!outcome.result.ok) {
-    throw new Error(`unexpected refusal: ${JSON.stringify(outcome.result.refusal)}`);
-  }
-  return { ...outcome, paths: outcome.result.appliedPaths };
-}
-
-/** Applies to a clone; the original's text must not change. */
-function refused(source: string, operations: readonly unknown[]): OperationRefusal {
-  const { document } = parseConfig(source);
-  const before = document.toString();
-  const result = applyOperations(document.clone(), operations as Operation[], { now: NOW });
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
-  expect(document.toString()).toBe(before);
-  return result.refusal;
 }
 
 const VARIANTS = [
@@ -94,7 +61,7 @@ const VARIANTS = [
 
 describe('create_ab_test', () => {
   it('appends a draft test with keys in the usual order, written as given', () => {
-    const { data, text, paths } = applied(withTest('running'), [
+    const { data, text, paths } = applied<Config>(withTest('running'), [
       {
         create_ab_test: [
           {
@@ -123,14 +90,14 @@ describe('create_ab_test', () => {
   });
 
   it('leaves out a description that is not given', () => {
-    const { data } = applied(withTest('draft'), [
+    const { data } = applied<Config>(withTest('draft'), [
       { create_ab_test: [{ id: 'plain', app: 'checkout', variants: VARIANTS }] },
     ]);
     expect(Object.keys(data.ab_tests[1] ?? {})).toEqual(['id', 'app', 'status', 'variants']);
   });
 
   it('lands bad values for validation to judge', () => {
-    const { data } = applied(APPS, [
+    const { data } = applied<Config>(APPS, [
       {
         create_ab_test: [{ id: 'odd', app: 'nowhere', variants: [{ id: 'only', weight: 7 }] }],
       },
@@ -141,7 +108,7 @@ describe('create_ab_test', () => {
   });
 
   it('creates the ab_tests list, and writes into `ab_tests: []` in block style', () => {
-    const created = applied(APPS, [
+    const created = applied<Config>(APPS, [
       { create_ab_test: [{ id: 't', app: 'checkout', variants: [] }] },
     ]);
     expect(created.paths).toEqual(['/ab_tests/0']);
@@ -149,7 +116,7 @@ describe('create_ab_test', () => {
       `${APPS}ab_tests:\n  - id: t\n    app: checkout\n    status: draft\n    variants: []\n`,
     );
 
-    const flow = applied(`${APPS}ab_tests: []\n`, [
+    const flow = applied<Config>(`${APPS}ab_tests: []\n`, [
       { create_ab_test: [{ id: 't', app: 'checkout', variants: [] }] },
     ]);
     expect(flow.text).toBe(created.text);
@@ -185,7 +152,7 @@ describe('create_ab_test', () => {
 
 describe('update_ab_test', () => {
   it('changes the description and the variants of a draft', () => {
-    const { data, text, paths } = applied(withTest('draft'), [
+    const { data, text, paths } = applied<Config>(withTest('draft'), [
       { update_ab_test: [{ id: 'bigger-button', description: 'Bigger', variants: VARIANTS }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/description', '/ab_tests/0/variants']);
@@ -199,7 +166,7 @@ describe('update_ab_test', () => {
   });
 
   it('removes the description when given null', () => {
-    const { data, paths } = applied(withTest('draft'), [
+    const { data, paths } = applied<Config>(withTest('draft'), [
       { update_ab_test: [{ id: 'bigger-button', description: null }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/description']);
@@ -207,7 +174,7 @@ describe('update_ab_test', () => {
   });
 
   it('changes the description of a running test', () => {
-    const { data, paths } = applied(withTest('running'), [
+    const { data, paths } = applied<Config>(withTest('running'), [
       { update_ab_test: [{ id: 'bigger-button', description: 'Still running' }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/description']);
@@ -247,7 +214,7 @@ describe('update_ab_test', () => {
 
 describe('start_ab_test', () => {
   it('sets status running and started_at to now', () => {
-    const { data, text, paths } = applied(withTest('draft'), [
+    const { data, text, paths } = applied<Config>(withTest('draft'), [
       { start_ab_test: [{ id: 'bigger-button' }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/status', '/ab_tests/0/started_at']);
@@ -260,7 +227,7 @@ describe('start_ab_test', () => {
 
 describe('end_ab_test', () => {
   it('sets status ended and ended_at to now', () => {
-    const { data, paths } = applied(withTest('running'), [
+    const { data, paths } = applied<Config>(withTest('running'), [
       { end_ab_test: [{ id: 'bigger-button' }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/status', '/ab_tests/0/ended_at']);
@@ -274,7 +241,7 @@ describe('end_ab_test', () => {
 
 describe('promote_ab_test', () => {
   it("copies the winner's settings into its app and sets winner, status and ended_at", () => {
-    const { data, text, paths } = applied(withTest('running'), [
+    const { data, text, paths } = applied<Config>(withTest('running'), [
       { promote_ab_test: [{ id: 'bigger-button', variant: 'big' }] },
     ]);
     expect(paths).toEqual([
@@ -300,7 +267,7 @@ describe('promote_ab_test', () => {
   });
 
   it('keeps the ended_at of an ended test', () => {
-    const { data, paths } = applied(withTest('ended'), [
+    const { data, paths } = applied<Config>(withTest('ended'), [
       { promote_ab_test: [{ id: 'bigger-button', variant: 'big' }] },
     ]);
     expect(paths).not.toContain('/ab_tests/0/ended_at');
@@ -308,7 +275,7 @@ describe('promote_ab_test', () => {
   });
 
   it('creates the settings of an app that has none', () => {
-    const { data, paths } = applied(withTest('running', { app: 'search' }), [
+    const { data, paths } = applied<Config>(withTest('running', { app: 'search' }), [
       { promote_ab_test: [{ id: 'bigger-button', variant: 'big' }] },
     ]);
     expect(paths.slice(0, 2)).toEqual(['/apps/1/settings/button_size', '/apps/1/settings/font']);
@@ -321,7 +288,7 @@ describe('promote_ab_test', () => {
   });
 
   it('leaves the app alone when the winner overrides nothing', () => {
-    const { data, paths } = applied(withTest('running'), [
+    const { data, paths } = applied<Config>(withTest('running'), [
       { promote_ab_test: [{ id: 'bigger-button', variant: 'control' }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0/status', '/ab_tests/0/winner', '/ab_tests/0/ended_at']);
@@ -360,7 +327,7 @@ describe('promote_ab_test', () => {
 
 describe('delete_ab_test', () => {
   it('removes the test', () => {
-    const { data, text, paths } = applied(withTest('ended'), [
+    const { data, text, paths } = applied<Config>(withTest('ended'), [
       { delete_ab_test: [{ id: 'bigger-button' }] },
     ]);
     expect(paths).toEqual(['/ab_tests/0']);
@@ -451,7 +418,7 @@ describe('the lifecycle transitions table', () => {
     const source = withTest(status);
     const operations = [{ [action]: [ITEMS[action]] }];
     if (allowed) {
-      const { data } = applied(source, operations);
+      const { data } = applied<Config>(source, operations);
       const expected = AFTER[action](status);
       if (expected === undefined) expect(data.ab_tests).toEqual([]);
       else expect(data.ab_tests[0]).toMatchObject({ id: 'bigger-button', ...expected });
@@ -485,7 +452,7 @@ describe('the lifecycle transitions table', () => {
   );
 
   it('runs a whole lifecycle in order within one request', () => {
-    const { data, paths } = applied(APPS, [
+    const { data, paths } = applied<Config>(APPS, [
       { create_ab_test: [{ id: 't', app: 'search', variants: VARIANTS }] },
       { update_ab_test: [{ id: 't', description: 'Light wins?' }] },
       { start_ab_test: [{ id: 't' }] },

@@ -6,10 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../contract/operations';
 import { parseConfig } from '../parse';
-import { applyOperations, type ApplyResult } from './apply-operations';
-import type { OperationRefusal } from './refusal';
-
-const NOW = new Date('2026-11-22T10:00:00.000Z');
+import { applied, NOW, refused } from '../testing/apply-helpers';
+import { applyOperations } from './apply-operations';
 
 /** Round-trip stable (guarded by a test below), so an edit's expected text is exact. */
 const FIXTURE = `# Apps this account provisions.
@@ -42,41 +40,6 @@ ab_tests:
         settings:
           button_size: large
 `;
-
-interface Applied {
-  readonly result: ApplyResult;
-  /** The document's text after applying. */
-  readonly text: string;
-  readonly data: unknown;
-}
-
-function apply(source: string, operations: readonly unknown[]): Applied {
-  const { document } = parseConfig(source);
-  const result = applyOperations(document, operations as Operation[], { now: NOW });
-  return { result, text: document.toString(), data: document.toJS() };
-}
-
-/** Applies operations that must succeed; returns the text, data and applied paths. */
-function applied(source: string, operations: readonly unknown[]) {
-  const outcome = apply(source, operations);
-  if (!outcome.result.ok) {
-    throw new Error(`unexpected refusal: ${JSON.stringify(outcome.result.refusal)}`);
-  }
-  return { ...outcome, paths: outcome.result.appliedPaths };
-}
-
-/**
- * Applies operations that must be refused, to a clone: the refusal, and a check that the
- * original document's text did not change (all or nothing at the domain level).
- */
-function refused(source: string, operations: readonly unknown[]): OperationRefusal {
-  const { document } = parseConfig(source);
-  const before = document.toString();
-  const result = applyOperations(document.clone(), operations as Operation[], { now: NOW });
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
-  expect(document.toString()).toBe(before);
-  return result.refusal;
-}
 
 function appsOf(data: unknown): Record<string, unknown>[] {
   return (data as { apps: Record<string, unknown>[] }).apps;
