@@ -1,0 +1,63 @@
+/**
+ * The provisioning service as a Fastify instance: plugins, then routes. `server.ts` starts
+ * it; tests build one per test on a temporary database and use `inject`.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MAX_BODY_BYTES } from '../contract/endpoints';
+import { systemClock, type Clock } from './domain/clock';
+import { ConfigService } from './domain/config-service';
+import { registerConsole } from './plugins/console-static';
+import { registerErrorHandler } from './plugins/error-handler';
+import { OneLinePerRequest } from './plugins/request-log';
+import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerApiKeyRoutes } from './routes/api-key-routes';
+import { registerAuthRoutes } from './routes/auth-routes';
+import { registerConfigRoutes } from './routes/config-routes';
+import { registerMetaRoutes } from './routes/meta-routes';
+import type { Store } from './store/store';
+
+export interface AppOptions {
+  readonly store: Store;
+  readonly clock?: Clock;
+  readonly rateLimit?: RateLimitSettings;
+  /** The built console (dist/); not served when absent. */
+  readonly consoleDir?: string;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
+
+/** Log fields that may carry a secret, never written (quality.md). */
+export const REDACTED_LOG_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'request.headers.authorization',
+  'secret',
+  '*.secret',
+];
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: MAX_BODY_BYTES,
+    logController: new OneLinePerRequest(),
+    trustProxy: false,
+  });
+
+  // Only JSON bodies: anything else is a 415, not a string handed to a handler.
+  app.removeContentTypeParser('text/plain');
+
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app);
+  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT);
+
+  const deps = { store: options.store, clock };
+  registerMetaRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock) });
+  registerApiKeyRoutes(app, deps);
+  await registerConsole(app, options.consoleDir);
+  return app;
+}

@@ -1,0 +1,242 @@
+/**
+ * The operator's command line (quality.md): `provisioning serve | accounts create |
+ * users create | keys create | keys list | keys revoke`. Each command prints one JSON value
+ * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
+ * data directory (SQLite in WAL mode).
+ */
+import { parseArgs } from 'node:util';
+import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
+import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
+import { startServer } from './server';
+import { settingsFromEnv } from './settings';
+import { openDatabase } from './store/database';
+import { SqliteStore } from './store/sqlite-store';
+
+class UsageError extends Error {}
+
+interface Command {
+  readonly usage: string;
+  readonly options: Record<string, { type: 'string' | 'boolean' }>;
+  run(values: Record<string, string | boolean | undefined>, dataDir: string): Promise<unknown>;
+}
+
+const COMMON = { 'data-dir': { type: 'string' }, help: { type: 'boolean' } } as const;
+
+async function withStore<T>(dataDir: string, work: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = new SqliteStore(openDatabase(dataDir));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function role(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value))
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+function permissions(value: string): Permission[] {
+  const list = value
+    .split(',')
+    .map((permission) => permission.trim())
+    .filter(Boolean);
+  const unknown = list.filter(
+    (permission) => !(PERMISSIONS as readonly string[]).includes(permission),
+  );
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown permission ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`,
+    );
+  return list as Permission[];
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage:
+      'serve [--port N] [--data-dir DIR] [--demo]   start the service (--demo: seed an empty database)',
+    options: { port: { type: 'string' }, demo: { type: 'boolean' } },
+    async run(values, dataDir) {
+      const settings = settingsFromEnv();
+      const port = values.port === undefined ? settings.port : Number(values.port);
+      if (!Number.isInteger(port) || port < 0) throw new UsageError('--port must be a port number');
+      const server = await startServer(
+        { ...settings, port, dataDir },
+        { demo: values.demo === true },
+      );
+      const shutdown = () => {
+        void server.stop().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+      if (server.demo) {
+        process.stderr.write(
+          `\nProvisioning Console: ${server.url}\nDemo account ${server.demo.account.email}; admin API key (shown once, keep it):\n\n  ${server.demo.apiKey}\n\n`,
+        );
+      } else {
+        process.stderr.write(`\nProvisioning Console: ${server.url}\n\n`);
+      }
+      return {
+        url: server.url,
+        data_dir: dataDir,
+        ...(server.demo
+          ? { demo_api_key: server.demo.apiKey, demo_account_id: server.demo.account.account_id }
+          : {}),
+      };
+    },
+  },
+  'accounts create': {
+    usage: 'accounts create --name NAME [--owner-email EMAIL]   a new account with an admin owner',
+    options: { name: { type: 'string' }, 'owner-email': { type: 'string' } },
+    run: (values, dataDir) =>
+      withStore(dataDir, (store) =>
+        createAccount(store, {
+          name: required(values, 'name'),
+          ownerEmail:
+            typeof values['owner-email'] === 'string' ? values['owner-email'] : 'owner@example.com',
+          now: new Date(),
+        }),
+      ),
+  },
+  'users create': {
+    usage: 'users create --account ID --email EMAIL --role admin|editor|viewer',
+    options: { account: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    run: (values, dataDir) =>
+      withStore(dataDir, async (store) => {
+        const user = await createUser(store, {
+          accountId: required(values, 'account'),
+          email: required(values, 'email'),
+          role: role(required(values, 'role')),
+          now: new Date(),
+        });
+        return {
+          user_id: user.id,
+          account_id: user.account_id,
+          email: user.email,
+          role: user.role,
+        };
+      }),
+  },
+  'keys create': {
+    usage:
+      'keys create --user ID --name NAME [--permissions P,Q] [--expires-in-days N]   prints the secret once',
+    options: {
+      user: { type: 'string' },
+      name: { type: 'string' },
+      permissions: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
+    run: (values, dataDir) =>
+      withStore(dataDir, async (store) => {
+        const userId = required(values, 'user');
+        const user = await store.getUser(userId);
+        if (!user) throw new Error(`there is no user ${userId}`);
+        const days = values['expires-in-days'];
+        const expiresInDays = typeof days === 'string' ? Number(days) : undefined;
+        if (
+          expiresInDays !== undefined &&
+          !(Number.isInteger(expiresInDays) && expiresInDays > 0)
+        ) {
+          throw new UsageError('--expires-in-days must be a whole number of days > 0');
+        }
+        const key = await createApiKey(store, {
+          user,
+          name: required(values, 'name'),
+          ...(typeof values.permissions === 'string'
+            ? { permissions: permissions(values.permissions) }
+            : {}),
+          ...(expiresInDays !== undefined ? { expiresInDays } : {}),
+          actor: 'operator',
+          now: new Date(),
+        });
+        return {
+          id: key.id,
+          name: key.name,
+          secret: key.secret,
+          obfuscated_value: key.obfuscated_value,
+          permissions: key.permissions,
+          expires_at: key.expires_at,
+          account_id: user.account_id,
+          user_id: user.id,
+        };
+      }),
+  },
+  'keys list': {
+    usage: "keys list --account ID   the account's keys, never a secret",
+    options: { account: { type: 'string' } },
+    run: (values, dataDir) =>
+      withStore(dataDir, async (store) =>
+        (await store.listApiKeys(required(values, 'account'))).map(publicApiKey),
+      ),
+  },
+  'keys revoke': {
+    usage: 'keys revoke --id KEY_ID   the key fails from its next request on',
+    options: { id: { type: 'string' } },
+    run: (values, dataDir) =>
+      withStore(dataDir, async (store) => {
+        const id = required(values, 'id');
+        const key = await store.findApiKey(id);
+        if (!key) throw new Error(`there is no API key ${id}`);
+        const at = new Date().toISOString();
+        const revoked = await store.revokeApiKey(
+          key.account_id,
+          id,
+          at,
+          audit(key.account_id, at, 'api_key.revoke', 'operator', id, {}),
+        );
+        return revoked && publicApiKey(revoked);
+      }),
+  },
+};
+
+const HELP = `Usage: provisioning <command> [options]   (every command takes --data-dir DIR; default DATA_DIR or ./data)\n\n${Object.values(
+  COMMANDS,
+)
+  .map((command) => `  provisioning ${command.usage}`)
+  .join('\n')}\n`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const name = argv[0] === 'serve' ? 'serve' : argv.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) {
+    if (argv.length === 0 || argv.includes('--help')) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    process.stderr.write(
+      `provisioning: unknown command "${argv.join(' ')}"; see provisioning --help\n`,
+    );
+    return 2;
+  }
+  const rest = argv.slice(name.split(' ').length);
+  try {
+    const { values } = parseArgs({
+      args: [...rest],
+      options: { ...COMMON, ...command.options },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(`Usage: provisioning ${command.usage}\n`);
+      return 0;
+    }
+    const dataDir =
+      typeof values['data-dir'] === 'string' ? values['data-dir'] : settingsFromEnv().dataDir;
+    const output = await command.run(values, dataDir);
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`provisioning ${name}: ${message.split('\n')[0] ?? message}\n`);
+    return error instanceof UsageError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+      ? 2
+      : 1;
+  }
+}

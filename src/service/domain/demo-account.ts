@@ -1,0 +1,61 @@
+/**
+ * The demo account `npm start` creates on an empty data directory: a live config with a few
+ * apps, comments, and one running A/B test, and an admin key printed once.
+ */
+import type { Store } from '../store/store';
+import { createAccount, createApiKey, type CreatedAccount } from './accounts';
+
+export const DEMO_CONFIG_YAML = `# Apps this account provisions. Edit them here or through the forms.
+apps:
+  # The web shop.
+  - id: checkout
+    name: Checkout
+    platform: web
+    settings:
+      theme: dark # dark or light
+      button_size: medium
+      max_items: 20
+  - id: ios-app
+    name: Shop for iOS
+    platform: ios
+    settings:
+      onboarding: true
+  - id: pricing-service
+    name: Pricing service
+    platform: server
+    enabled: false
+
+# Experiments on those apps.
+ab_tests:
+  - id: bigger-button
+    app: checkout
+    description: Does a bigger checkout button sell more?
+    status: running
+    variants:
+      - id: control
+        weight: 50
+      - id: big
+        weight: 50
+        settings:
+          button_size: large
+    started_at: 2026-11-01T09:00:00.000Z
+`;
+
+export interface DemoAccount {
+  readonly account: CreatedAccount;
+  readonly apiKey: string;
+}
+
+export async function createDemoAccount(store: Store, now: Date): Promise<DemoAccount> {
+  const account = await createAccount(store, {
+    name: 'Demo',
+    ownerEmail: 'demo@example.com',
+    accountType: 'demo',
+    initialYaml: DEMO_CONFIG_YAML,
+    now,
+  });
+  const owner = await store.getUser(account.user_id);
+  if (!owner) throw new Error('the demo owner was not created');
+  const key = await createApiKey(store, { user: owner, name: 'Demo admin key', actor: null, now });
+  return { account, apiKey: key.secret };
+}

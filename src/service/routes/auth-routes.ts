@@ -1,0 +1,29 @@
+/** `GET /auth/status` (seed 4.1): who the caller is, from their key. */
+import type { AuthStatus } from '../../contract/auth-status';
+import type { Principal } from '../store/records';
+import type { FastifyInstance } from 'fastify';
+import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+
+export function authStatusOf({ key, user, account }: Principal): AuthStatus {
+  return {
+    idp_organization_id: account.idp_organization_id,
+    auth_type: 'api_key',
+    email: user.email,
+    idp_user_id: user.idp_user_id,
+    account_id: account.id,
+    user_id: user.id,
+    role: user.role,
+    ...(key.expires_at ? { expires_at: key.expires_at } : {}),
+    api_key_id: key.id,
+    api_key_name: key.name,
+    api_key_obfuscated_value: key.obfuscated_value,
+    account_type: account.account_type,
+    permissions: [...key.permissions],
+  };
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
+  registerEndpoint(app, deps, 'getAuthStatus', async ({ principal }) => ({
+    body: authStatusOf(principal),
+  }));
+}

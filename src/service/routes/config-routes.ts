@@ -1,0 +1,69 @@
+/** `POST /config/edit` (seed 4.2) and the config endpoints of api.md §5. */
+import type { FastifyInstance } from 'fastify';
+import { revisionOfEtag } from '../../contract/configs';
+import { permissionForEdit } from '../../contract/endpoints';
+import { configJsonSchema } from '../../configs/config-schema';
+import type { ConfigEditRequest } from '../../contract/config-edit';
+import type { ConfigService } from '../domain/config-service';
+import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+
+export function registerConfigRoutes(
+  app: FastifyInstance,
+  deps: EndpointDependencies & { configs: ConfigService },
+): void {
+  const { configs } = deps;
+
+  registerEndpoint(
+    app,
+    deps,
+    'editConfig',
+    async ({ principal, body, headers }) => {
+      const ifMatch = headers['if-match'];
+      const expected = ifMatch === undefined ? undefined : (revisionOfEtag(ifMatch) ?? undefined);
+      const { result, revision } = await configs.edit(
+        principal,
+        body as ConfigEditRequest,
+        expected,
+      );
+      return { body: { ...result, revision }, revision };
+    },
+    { permission: (body) => permissionForEdit((body as ConfigEditRequest).operations) },
+  );
+
+  registerEndpoint(app, deps, 'listConfigs', async ({ principal, query }) => ({
+    body: await configs.list(principal, query.kind),
+  }));
+
+  registerEndpoint(app, deps, 'getLiveConfig', async ({ principal }) => {
+    const config = await configs.getLive(principal);
+    return { body: config, revision: config.revision };
+  });
+
+  registerEndpoint(app, deps, 'getConfig', async ({ principal, params }) => {
+    const config = await configs.get(principal, params.id);
+    return { body: config, revision: config.revision };
+  });
+
+  registerEndpoint(app, deps, 'publishConfig', async ({ principal, params, body }) => {
+    const config = await configs.publish(principal, params.id, body.summary);
+    return { body: config, revision: config.revision };
+  });
+
+  registerEndpoint(app, deps, 'activateConfig', async ({ principal, params }) => {
+    const config = await configs.activate(principal, params.id);
+    return { body: config, revision: config.revision };
+  });
+
+  registerEndpoint(app, deps, 'deleteConfig', async ({ principal, params }) => {
+    await configs.discard(principal, params.id);
+    return { status: 204, body: undefined };
+  });
+
+  registerEndpoint(app, deps, 'getConfigHistory', async ({ principal, params }) => ({
+    body: await configs.history(principal, params.id),
+  }));
+
+  registerEndpoint(app, deps, 'getConfigSchema', async () => ({
+    body: configJsonSchema as unknown as Record<string, unknown>,
+  }));
+}

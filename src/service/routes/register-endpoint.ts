@@ -1,0 +1,135 @@
+/**
+ * Registers a route from the contract's table (src/contract/endpoints.ts): its method and
+ * path, authentication before anything else is read (401 before 400), its permission, and
+ * its params, query, headers and body parsed with the contract's zod schemas (400 naming
+ * each wrong field). Handlers receive typed, checked input.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Permission } from '../../contract/auth-status';
+import { etagOf } from '../../contract/configs';
+import {
+  API_BASE_PATH,
+  contract,
+  toFastifyPath,
+  type Contract,
+  type EndpointName,
+  type ResponseBodyOf,
+  type SuccessStatusOf,
+} from '../../contract/endpoints';
+import { zodIssuesToProblemErrors } from '../../contract/problem';
+import type { Clock } from '../domain/clock';
+import { HttpProblem } from '../http-problem';
+import { authenticate, requirePermission } from '../plugins/authentication';
+import type { Principal } from '../store/records';
+import type { Store } from '../store/store';
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface EndpointInput<N extends EndpointName> {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly principal: Contract[N]['auth'] extends 'api_key' ? Principal : undefined;
+  readonly params: Parsed<Contract[N] extends { params: infer S } ? S : undefined>;
+  readonly query: Parsed<Contract[N] extends { query: infer S } ? S : undefined>;
+  readonly headers: Parsed<Contract[N] extends { headers: infer S } ? S : undefined>;
+  readonly body: Parsed<Contract[N] extends { body: infer S } ? S : undefined>;
+}
+
+export interface EndpointOutput<N extends EndpointName> {
+  readonly status?: SuccessStatusOf<Contract[N]>;
+  readonly body: ResponseBodyOf<Contract[N]>;
+  /** The config revision this response describes, sent as its ETag. */
+  readonly revision?: number;
+}
+
+export interface EndpointDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export function registerEndpoint<N extends EndpointName>(
+  app: FastifyInstance,
+  deps: EndpointDependencies,
+  name: N,
+  handler: (input: EndpointInput<N>) => Promise<EndpointOutput<N>>,
+  options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
+): void {
+  const endpoint = contract[name] as Contract[EndpointName];
+  const successStatus = Number(
+    Object.keys(endpoint.responses).find((status) => Number(status) < 300) ?? 200,
+  );
+
+  app.route({
+    method: endpoint.method,
+    url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
+    onRequest: async (request) => {
+      if (endpoint.auth !== 'api_key') return;
+      request.principal = await authenticate(deps.store, deps.clock, request);
+      if (endpoint.permission && !options.permission)
+        requirePermission(request.principal, endpoint.permission);
+    },
+    handler: async (request, reply) => {
+      const parsed = {
+        params: parse(
+          'params' in endpoint ? endpoint.params : undefined,
+          request.params,
+          'path parameters',
+        ),
+        query: parse('query' in endpoint ? endpoint.query : undefined, request.query, 'query'),
+        headers: parse(
+          'headers' in endpoint ? endpoint.headers : undefined,
+          request.headers,
+          'headers',
+        ),
+        body: parseBody(endpoint, request.body),
+      };
+      const principal = request.principal;
+      if (options.permission && principal) {
+        requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
+      }
+      const output = await handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
+      if (output.revision !== undefined) reply.header('etag', etagOf(output.revision));
+      const status = Number(output.status ?? successStatus);
+      if (output.body === undefined) return reply.code(status).send();
+      return reply.code(status).send(output.body);
+    },
+  });
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, what: string): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  throw HttpProblem.of('invalid_request', `The ${what} are not valid`, {
+    errors: zodIssuesToProblemErrors(result.error.issues),
+  });
+}
+
+function parseBody(endpoint: Contract[EndpointName], body: unknown): unknown {
+  if (!('body' in endpoint) || !endpoint.body) return undefined;
+  if (body === undefined && 'bodyRequired' in endpoint && endpoint.bodyRequired === false) {
+    return endpoint.body.parse({});
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw HttpProblem.of('invalid_request', 'The body must be a JSON object', {
+      errors: [{ path: '', message: 'expected an object' }],
+    });
+  }
+  const result = endpoint.body.safeParse(body);
+  if (result.success) return result.data;
+  const errors = zodIssuesToProblemErrors(result.error.issues);
+  throw HttpProblem.of(
+    'invalid_request',
+    `The request is not valid: ${errors.map((e) => `${e.path || '(body)'} ${e.message}`).join('; ')}`,
+    {
+      errors,
+    },
+  );
+}

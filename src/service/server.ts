@@ -1,0 +1,54 @@
+/**
+ * Starts the service: the database in the data directory, the app, the built console, and a
+ * clean shutdown on SIGTERM / SIGINT. With `demo`, an empty database gets the demo account.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp, REDACTED_LOG_PATHS } from './app';
+import { createDemoAccount, type DemoAccount } from './domain/demo-account';
+import type { ServiceSettings } from './settings';
+import { openDatabase } from './store/database';
+import { SqliteStore } from './store/sqlite-store';
+
+export const CONSOLE_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+
+export interface RunningServer {
+  readonly url: string;
+  readonly demo: DemoAccount | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startServer(
+  settings: ServiceSettings,
+  options: { demo: boolean },
+): Promise<RunningServer> {
+  const db = openDatabase(settings.dataDir);
+  const store = new SqliteStore(db);
+  const empty = (db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n === 0;
+  const demo = options.demo && empty ? await createDemoAccount(store, new Date()) : undefined;
+  const app = await buildApp({
+    store,
+    rateLimit: settings.rateLimit,
+    ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
+    logger: {
+      level: process.env.LOG_LEVEL ?? 'info',
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    },
+  });
+  await app.listen({ port: settings.port, host: settings.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const host =
+    settings.host === '0.0.0.0' || settings.host === '127.0.0.1' ? 'localhost' : settings.host;
+  let stopped = false;
+  return {
+    url: `http://${host}:${port}`,
+    demo,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await app.close();
+      await store.close();
+    },
+  };
+}

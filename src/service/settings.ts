@@ -1,0 +1,30 @@
+/** The service's settings from the environment (quality.md), with their defaults. */
+import type { RateLimitSettings } from './plugins/rate-limit';
+
+export interface ServiceSettings {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly rateLimit: RateLimitSettings;
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a number >= 0, got "${raw}"`);
+  return value;
+}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSettings {
+  return {
+    port: numberFrom(env, 'PORT', 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: env.DATA_DIR ?? './data',
+    rateLimit: {
+      rps: numberFrom(env, 'RATE_LIMIT_RPS', 50),
+      burst: numberFrom(env, 'RATE_LIMIT_BURST', 200),
+    },
+  };
+}

@@ -1,0 +1,309 @@
+/**
+ * The Store on SQLite (better-sqlite3). Every method that writes runs in one transaction
+ * (`BEGIN IMMEDIATE`, so two processes never deadlock upgrading a read lock).
+ */
+import type { ConfigKind } from '../../contract/config-edit';
+import type { SqliteDatabase } from './database';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AuditRecord,
+  ConfigRecordRow,
+  HistoryRecord,
+  NewConfig,
+  Principal,
+  UserRecord,
+} from './records';
+import type { ConfigTransaction, NewAccount, Store } from './store';
+
+type Row = Record<string, unknown>;
+
+const CONFIG_COLUMNS =
+  'id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at, published_at, closed_at, closed_reason';
+
+export class SqliteStore implements Store {
+  private readonly statements;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.statements = {
+      insertAccount: db.prepare(
+        'INSERT INTO accounts (id, name, account_type, idp_organization_id, created_at) VALUES (@id, @name, @account_type, @idp_organization_id, @created_at)',
+      ),
+      getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
+      insertUser: db.prepare(
+        'INSERT INTO users (id, account_id, email, role, idp_user_id, created_at) VALUES (@id, @account_id, @email, @role, @idp_user_id, @created_at)',
+      ),
+      getUser: db.prepare('SELECT * FROM users WHERE id = ?'),
+      insertKey: db.prepare(
+        'INSERT INTO api_keys (id, account_id, user_id, name, key_hash, obfuscated_value, permissions, created_at, last_used_at, expires_at, revoked_at) VALUES (@id, @account_id, @user_id, @name, @key_hash, @obfuscated_value, @permissions, @created_at, @last_used_at, @expires_at, @revoked_at)',
+      ),
+      listKeys: db.prepare(
+        'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC',
+      ),
+      getKey: db.prepare('SELECT * FROM api_keys WHERE account_id = ? AND id = ?'),
+      findKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      revokeKey: db.prepare(
+        'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
+      ),
+      touchKey: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+      principal: db.prepare(
+        `SELECT k.*, u.email AS u_email, u.role AS u_role, u.idp_user_id AS u_idp_user_id, u.created_at AS u_created_at,
+                a.name AS a_name, a.account_type AS a_account_type, a.idp_organization_id AS a_idp_organization_id, a.created_at AS a_created_at
+           FROM api_keys k JOIN users u ON u.id = k.user_id JOIN accounts a ON a.id = k.account_id
+          WHERE k.key_hash = ?`,
+      ),
+      listConfigs: db.prepare(
+        `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL ORDER BY created_at DESC, rowid DESC`,
+      ),
+      listConfigsOfKind: db.prepare(
+        `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND kind = ? AND closed_at IS NULL ORDER BY created_at DESC, rowid DESC`,
+      ),
+      getConfig: db.prepare(
+        `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND id = ? AND closed_at IS NULL`,
+      ),
+      getAnyConfig: db.prepare(
+        'SELECT id, base_config_id FROM configs WHERE account_id = ? AND id = ?',
+      ),
+      insertConfig: db.prepare(
+        `INSERT INTO configs (${CONFIG_COLUMNS}) VALUES (@id, @account_id, @kind, @label, @yaml, @revision, @base_config_id, @valid, @error_count, @warning_count, @issues, @created_at, @updated_at, @published_at, NULL, NULL)`,
+      ),
+      updateConfig: db.prepare(
+        'UPDATE configs SET yaml = @yaml, revision = @revision, valid = @valid, error_count = @error_count, warning_count = @warning_count, issues = @issues, updated_at = @updated_at WHERE id = @id AND account_id = @account_id',
+      ),
+      closeConfig: db.prepare(
+        'UPDATE configs SET closed_at = ?, closed_reason = ? WHERE account_id = ? AND id = ?',
+      ),
+      getLive: db.prepare('SELECT config_id FROM live_configs WHERE account_id = ?'),
+      setLive: db.prepare(
+        'INSERT INTO live_configs (account_id, config_id) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id',
+      ),
+      insertHistory: db.prepare(
+        'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths) VALUES (@account_id, @config_id, @action, @at, @revision, @summary, @api_key_id, @api_key_name, @actor_email, @operations, @applied_paths)',
+      ),
+      historyOf: db.prepare(
+        'SELECT * FROM history WHERE account_id = ? AND config_id = ? ORDER BY seq DESC',
+      ),
+      insertAudit: db.prepare(
+        'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
+      ),
+    };
+  }
+
+  private write<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  private audit(entry: AuditRecord): void {
+    this.statements.insertAudit.run({ ...entry, detail: JSON.stringify(entry.detail) });
+  }
+
+  private recordHistory(entry: HistoryRecord): void {
+    this.statements.insertHistory.run({
+      ...entry,
+      operations: JSON.stringify(entry.operations),
+      applied_paths: JSON.stringify(entry.applied_paths),
+    });
+  }
+
+  async createAccount(input: NewAccount): Promise<void> {
+    this.write(() => {
+      this.statements.insertAccount.run(input.account);
+      this.statements.insertUser.run(input.owner);
+      this.statements.insertConfig.run(configParams(input.firstConfig));
+      this.statements.setLive.run(input.account.id, input.firstConfig.id);
+      this.recordHistory(input.history);
+      this.audit(input.audit);
+    });
+  }
+
+  async getAccount(id: string): Promise<AccountRecord | undefined> {
+    return this.statements.getAccount.get(id) as AccountRecord | undefined;
+  }
+
+  async createUser(user: UserRecord, audit: AuditRecord): Promise<void> {
+    this.write(() => {
+      this.statements.insertUser.run(user);
+      this.audit(audit);
+    });
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    return this.statements.getUser.get(id) as UserRecord | undefined;
+  }
+
+  async insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Promise<void> {
+    this.write(() => {
+      this.statements.insertKey.run({ ...key, permissions: JSON.stringify(key.permissions) });
+      this.audit(audit);
+    });
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return (this.statements.listKeys.all(accountId) as Row[]).map(toApiKey);
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.statements.findKey.get(id) as Row | undefined;
+    return row && toApiKey(row);
+  }
+
+  async revokeApiKey(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<ApiKeyRecord | undefined> {
+    return this.write(() => {
+      const changed = this.statements.revokeKey.run(at, accountId, id).changes > 0;
+      if (changed) this.audit(audit);
+      const row = this.statements.getKey.get(accountId, id) as Row | undefined;
+      return row && toApiKey(row);
+    });
+  }
+
+  async findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined> {
+    const row = this.statements.principal.get(keyHash) as Row | undefined;
+    if (!row) return undefined;
+    return {
+      key: toApiKey(row),
+      user: {
+        id: row.user_id as string,
+        account_id: row.account_id as string,
+        email: row.u_email as string,
+        role: row.u_role as UserRecord['role'],
+        idp_user_id: row.u_idp_user_id as string,
+        created_at: row.u_created_at as string,
+      },
+      account: {
+        id: row.account_id as string,
+        name: row.a_name as string,
+        account_type: row.a_account_type as string,
+        idp_organization_id: row.a_idp_organization_id as string,
+        created_at: row.a_created_at as string,
+      },
+    };
+  }
+
+  async touchApiKey(id: string, at: string): Promise<void> {
+    this.statements.touchKey.run(at, id);
+  }
+
+  async listConfigs(accountId: string, kind?: ConfigKind) {
+    const rows = (
+      kind
+        ? this.statements.listConfigsOfKind.all(accountId, kind)
+        : this.statements.listConfigs.all(accountId)
+    ) as Row[];
+    return { configs: rows.map(toConfig), liveId: this.liveId(accountId) };
+  }
+
+  async getConfig(accountId: string, id: string): Promise<ConfigRecordRow | undefined> {
+    const row = this.statements.getConfig.get(accountId, id) as Row | undefined;
+    return row && toConfig(row);
+  }
+
+  async getLiveId(accountId: string): Promise<string | undefined> {
+    return this.liveId(accountId);
+  }
+
+  private liveId(accountId: string): string | undefined {
+    return (this.statements.getLive.get(accountId) as { config_id: string } | undefined)?.config_id;
+  }
+
+  async history(accountId: string, configId: string): Promise<HistoryRecord[]> {
+    // The line: this config, then the one it was copied from, and so on.
+    const entries: HistoryRecord[] = [];
+    const seen = new Set<string>();
+    let id: string | null = configId;
+    while (id !== null && !seen.has(id)) {
+      seen.add(id);
+      const row = this.statements.getAnyConfig.get(accountId, id) as
+        { base_config_id: string | null } | undefined;
+      if (!row) break;
+      for (const entry of this.statements.historyOf.all(accountId, id) as Row[])
+        entries.push(toHistory(entry));
+      id = row.base_config_id;
+    }
+    return entries;
+  }
+
+  async changeConfigs<T>(accountId: string, work: (tx: ConfigTransaction) => T): Promise<T> {
+    const s = this.statements;
+    const tx: ConfigTransaction = {
+      get: (id) => {
+        const row = s.getConfig.get(accountId, id) as Row | undefined;
+        return row && toConfig(row);
+      },
+      liveId: () => this.liveId(accountId),
+      insert: (config) => {
+        s.insertConfig.run(configParams({ ...config, account_id: accountId }));
+      },
+      update: (id, change) => {
+        s.updateConfig.run({
+          ...change,
+          valid: change.valid ? 1 : 0,
+          issues: JSON.stringify(change.issues),
+          id,
+          account_id: accountId,
+        });
+      },
+      close: (id, reason, at) => {
+        s.closeConfig.run(at, reason, accountId, id);
+      },
+      setLive: (id) => {
+        s.setLive.run(accountId, id);
+      },
+      addHistory: (entry) => this.recordHistory(entry),
+      addAudit: (entry) => this.audit(entry),
+    };
+    return this.write(() => work(tx));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+function configParams(config: NewConfig): Row {
+  return { ...config, valid: config.valid ? 1 : 0, issues: JSON.stringify(config.issues) };
+}
+
+function toConfig(row: Row): ConfigRecordRow {
+  return {
+    ...(row as unknown as ConfigRecordRow),
+    valid: row.valid === 1,
+    issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
+  };
+}
+
+function toApiKey(row: Row): ApiKeyRecord {
+  return {
+    id: row.id as string,
+    account_id: row.account_id as string,
+    user_id: row.user_id as string,
+    name: row.name as string,
+    key_hash: row.key_hash as string,
+    obfuscated_value: row.obfuscated_value as string,
+    permissions: JSON.parse(row.permissions as string) as ApiKeyRecord['permissions'],
+    created_at: row.created_at as string,
+    last_used_at: (row.last_used_at as string | null) ?? null,
+    expires_at: (row.expires_at as string | null) ?? null,
+    revoked_at: (row.revoked_at as string | null) ?? null,
+  };
+}
+
+function toHistory(row: Row): HistoryRecord {
+  return {
+    config_id: row.config_id as string,
+    account_id: row.account_id as string,
+    action: row.action as HistoryRecord['action'],
+    at: row.at as string,
+    revision: row.revision as number,
+    summary: (row.summary as string | null) ?? null,
+    api_key_id: (row.api_key_id as string | null) ?? null,
+    api_key_name: (row.api_key_name as string | null) ?? null,
+    actor_email: (row.actor_email as string | null) ?? null,
+    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
+    applied_paths: JSON.parse(row.applied_paths as string) as string[],
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * What the service needs from storage. Routes and domain code depend on this interface,
+ * never on SQLite, so another store (PostgreSQL) can be added behind it.
+ *
+ * Changes to configs go through `changeConfigs`: a unit of work whose callback runs inside
+ * one transaction and either completes or leaves nothing behind. The callback is
+ * synchronous: the work inside (parse, apply, validate) is CPU work on rows it has read, and
+ * a store on a server database would read those rows with locks, run the same callback over
+ * them and write back in its own transaction.
+ */
+import type { ConfigKind } from '../../contract/config-edit';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AuditRecord,
+  ConfigRecordRow,
+  HistoryRecord,
+  NewConfig,
+  Principal,
+  UserRecord,
+} from './records';
+
+export interface ConfigTransaction {
+  /** An open (not published-away or discarded) config of the account. */
+  get(id: string): ConfigRecordRow | undefined;
+  liveId(): string | undefined;
+  /** Inserts a config into the unit of work's account. */
+  insert(config: Omit<NewConfig, 'account_id'>): void;
+  update(
+    id: string,
+    change: Pick<
+      ConfigRecordRow,
+      'yaml' | 'revision' | 'valid' | 'error_count' | 'warning_count' | 'issues' | 'updated_at'
+    >,
+  ): void;
+  close(id: string, reason: 'published' | 'discarded', at: string): void;
+  setLive(id: string): void;
+  addHistory(entry: HistoryRecord): void;
+  addAudit(entry: AuditRecord): void;
+}
+
+export interface NewAccount {
+  readonly account: AccountRecord;
+  readonly owner: UserRecord;
+  readonly firstConfig: NewConfig;
+  readonly history: HistoryRecord;
+  readonly audit: AuditRecord;
+}
+
+export interface Store {
+  createAccount(input: NewAccount): Promise<void>;
+  getAccount(id: string): Promise<AccountRecord | undefined>;
+  createUser(user: UserRecord, audit: AuditRecord): Promise<void>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Any account's key by id: for the operator's command line only. */
+  findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Sets revoked_at unless already set; undefined when the account has no such key. */
+  revokeApiKey(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<ApiKeyRecord | undefined>;
+  /** The key with this SHA-256, its user and account, whatever its state. */
+  findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined>;
+  touchApiKey(id: string, at: string): Promise<void>;
+
+  listConfigs(
+    accountId: string,
+    kind?: ConfigKind,
+  ): Promise<{ configs: ConfigRecordRow[]; liveId: string | undefined }>;
+  getConfig(accountId: string, id: string): Promise<ConfigRecordRow | undefined>;
+  getLiveId(accountId: string): Promise<string | undefined>;
+  /** History of a config and the configs it was copied from, newest first. */
+  history(accountId: string, configId: string): Promise<HistoryRecord[]>;
+  changeConfigs<T>(accountId: string, work: (tx: ConfigTransaction) => T): Promise<T>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,121 @@
+/**
+ * A real service on a temporary SQLite database, for API tests: the app (use `inject`), the
+ * store, an account with an admin key, and helpers to add users and keys. Test-only.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Permission, Role } from '../../contract/auth-status';
+import type { RateLimitSettings } from '../plugins/rate-limit';
+import { buildApp } from '../app';
+import { createAccount, createApiKey, createUser, type CreatedAccount } from '../domain/accounts';
+import type { Clock } from '../domain/clock';
+import { openDatabase, type SqliteDatabase } from '../store/database';
+import { SqliteStore } from '../store/sqlite-store';
+
+export interface TestService {
+  readonly app: FastifyInstance;
+  readonly store: SqliteStore;
+  readonly db: SqliteDatabase;
+  readonly dataDir: string;
+  readonly account: CreatedAccount;
+  /** The account owner's admin key. */
+  readonly adminKey: string;
+  /** A key for a new user of `role` in `accountId` (default: the test account). */
+  keyFor(
+    role: Role,
+    options?: { accountId?: string; permissions?: Permission[]; expiresInDays?: number },
+  ): Promise<string>;
+  /** A second account with its own admin key. */
+  otherAccount(): Promise<{ account: CreatedAccount; key: string }>;
+  /** `inject` with `Authorization: Bearer key`. */
+  call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  readonly clock?: Clock;
+  readonly rateLimit?: RateLimitSettings;
+  readonly initialYaml?: string;
+  readonly logger?: Parameters<typeof buildApp>[0]['logger'];
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-test-'));
+  const db = openDatabase(dataDir);
+  const store = new SqliteStore(db);
+  const clock = options.clock ?? (() => new Date());
+  const app = await buildApp({
+    store,
+    clock,
+    rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const account = await createAccount(store, {
+    name: 'Test account',
+    ownerEmail: 'owner@example.com',
+    now: clock(),
+    ...(options.initialYaml ? { initialYaml: options.initialYaml } : {}),
+  });
+  const owner = await store.getUser(account.user_id);
+  if (!owner) throw new Error('the owner was not created');
+  const adminKey = (
+    await createApiKey(store, { user: owner, name: 'Owner key', actor: null, now: clock() })
+  ).secret;
+
+  let users = 0;
+  const service: TestService = {
+    app,
+    store,
+    db,
+    dataDir,
+    account,
+    adminKey,
+    async keyFor(role, keyOptions = {}) {
+      users += 1;
+      const user = await createUser(store, {
+        accountId: keyOptions.accountId ?? account.account_id,
+        email: `${role}${users}@example.com`,
+        role,
+        now: clock(),
+      });
+      const created = await createApiKey(store, {
+        user,
+        name: `${role} key`,
+        ...(keyOptions.permissions ? { permissions: keyOptions.permissions } : {}),
+        ...(keyOptions.expiresInDays !== undefined
+          ? { expiresInDays: keyOptions.expiresInDays }
+          : {}),
+        actor: null,
+        now: clock(),
+      });
+      return created.secret;
+    },
+    async otherAccount() {
+      const other = await createAccount(store, {
+        name: 'Other account',
+        ownerEmail: 'other@example.com',
+        now: clock(),
+      });
+      const user = await store.getUser(other.user_id);
+      if (!user) throw new Error('the owner was not created');
+      const key = (
+        await createApiKey(store, { user, name: 'Other key', actor: null, now: clock() })
+      ).secret;
+      return { account: other, key };
+    },
+    call(key, request) {
+      return app.inject({
+        ...request,
+        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(request.headers ?? {}) },
+      });
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
