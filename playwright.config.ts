@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-// Browser tests drive Debian's Chromium (never a downloaded browser). Until the service
-// exists (issue 3), the web server is the built console under `vite preview`.
+// Browser tests drive Debian's Chromium (never a downloaded browser) against the real
+// service, built and started on a data directory of its own that each run starts afresh.
 const port = Number(process.env.E2E_PORT ?? 4173);
+const dataDir = 'test-results/e2e-data';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -29,8 +30,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite build --logLevel error && npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
-    url: `http://127.0.0.1:${port}`,
+    command: `rm -rf ${dataDir} && npm run build && node bin/provisioning.js serve --port ${port} --data-dir ${dataDir}`,
+    url: `http://127.0.0.1:${port}/api/v1/health`,
+    env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 120_000,
   },

@@ -1,0 +1,181 @@
+/**
+ * The operator's command line as an operator uses it: separate processes on one data
+ * directory, the server started with `serve`, and keys created, listed and revoked while it
+ * runs. Real processes, real HTTP, real SQLite.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
+import { authStatusSchema } from '../contract/auth-status';
+
+const BIN = join(import.meta.dirname, '../../bin/provisioning.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-cli-'));
+
+function cli(...args: string[]): { status: number | null; json: unknown; stderr: string } {
+  const result = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dataDir], {
+    encoding: 'utf8',
+  });
+  const stdout = result.stdout.trim();
+  return {
+    status: result.status,
+    json: stdout ? (JSON.parse(stdout) as unknown) : undefined,
+    stderr: result.stderr,
+  };
+}
+
+let server: ChildProcess | undefined;
+let baseUrl = '';
+let exitCode: Promise<number | null> = Promise.resolve(null);
+
+beforeAll(async () => {
+  server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const child = server;
+  exitCode = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((candidate) => candidate.includes('"url"'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}, 60_000);
+
+afterAll(() => {
+  server?.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function status(key: string): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/auth/status`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+describe('the operator command line', () => {
+  it('creates an account, a user and a key that works against the running server, then revokes it', async () => {
+    const account = cli('accounts', 'create', '--name', 'Acme', '--owner-email', 'ops@acme.test');
+    expect(account.status).toBe(0);
+    const { account_id: accountId } = account.json as { account_id: string };
+
+    const user = cli(
+      'users',
+      'create',
+      '--account',
+      accountId,
+      '--email',
+      'ed@acme.test',
+      '--role',
+      'editor',
+    );
+    expect(user.json).toMatchObject({
+      account_id: accountId,
+      email: 'ed@acme.test',
+      role: 'editor',
+    });
+    const { user_id: userId } = user.json as { user_id: string };
+
+    const key = cli(
+      'keys',
+      'create',
+      '--user',
+      userId,
+      '--name',
+      'CI key',
+      '--expires-in-days',
+      '30',
+    );
+    expect(key.status).toBe(0);
+    const created = key.json as {
+      id: string;
+      secret: string;
+      permissions: string[];
+      expires_at: string;
+    };
+    expect(created).toMatchObject({ name: 'CI key', account_id: accountId, user_id: userId });
+    expect(created.permissions).toEqual(['config:read', 'config:write']);
+    expect(created.secret).toMatch(/^sk_[0-9A-Za-z]{40}$/);
+
+    const response = await status(created.secret);
+    expect(response.status).toBe(200);
+    const who = authStatusSchema.parse(await response.json());
+    expect(who).toMatchObject({
+      email: 'ed@acme.test',
+      role: 'editor',
+      api_key_id: created.id,
+      expires_at: created.expires_at,
+    });
+
+    const listed = cli('keys', 'list', '--account', accountId);
+    const keys = apiKeyListSchema.parse(listed.json);
+    expect(keys.map((listedKey) => listedKey.id)).toEqual([created.id]);
+    expect(JSON.stringify(listed.json)).not.toContain(created.secret);
+
+    const revoked = cli('keys', 'revoke', '--id', created.id);
+    expect(apiKeySchema.parse(revoked.json).revoked_at).not.toBeNull();
+    expect((await status(created.secret)).status).toBe(401);
+  }, 60_000);
+
+  it('limits a key to the permissions asked for', async () => {
+    const { account_id: accountId, user_id: ownerId } = cli('accounts', 'create', '--name', 'Two')
+      .json as {
+      account_id: string;
+      user_id: string;
+    };
+    const key = cli(
+      'keys',
+      'create',
+      '--user',
+      ownerId,
+      '--name',
+      'read only',
+      '--permissions',
+      'config:read',
+    ).json as {
+      secret: string;
+      account_id: string;
+    };
+    expect(key.account_id).toBe(accountId);
+    const who = authStatusSchema.parse(await (await status(key.secret)).json());
+    expect(who.permissions).toEqual(['config:read']);
+  }, 30_000);
+
+  it('fails with one line on stderr and a non-zero exit', () => {
+    const missing = cli(
+      'users',
+      'create',
+      '--account',
+      'acc_nope',
+      '--email',
+      'x@y.z',
+      '--role',
+      'editor',
+    );
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    const badRole = cli(
+      'users',
+      'create',
+      '--account',
+      'acc_nope',
+      '--email',
+      'x@y.z',
+      '--role',
+      'owner',
+    );
+    expect(badRole.status).toBe(2);
+    expect(badRole.stderr).toContain('--role must be one of admin, editor, viewer');
+    expect(cli('keys', 'revoke', '--id', 'key_nope').status).toBe(1);
+    expect(cli('frobnicate').status).toBe(2);
+  }, 30_000);
+
+  it('stops cleanly on SIGTERM', async () => {
+    server?.kill('SIGTERM');
+    expect(await exitCode).toBe(0);
+  }, 30_000);
+});
