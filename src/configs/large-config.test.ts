@@ -35,6 +35,23 @@ describe('a 10,000-app config', () => {
     );
   }, 60_000);
 
+  it('takes 10,000 set items aimed at one mapping, and 10,000 unsets of them', () => {
+    const parsed = parseConfig('flags: {}\n');
+    const keys = Array.from({ length: 10_000 }, (_, i) => `flag_${i}`);
+    const set = applyOperations(parsed.document, [
+      { set: keys.map((key, i) => ({ path: `/flags/${key}`, value: i })) },
+    ]);
+    expect(set.ok && set.appliedPaths.length).toBe(10_000);
+    const flags = (parsed.document.toJS() as { flags: Record<string, number> }).flags;
+    expect(Object.keys(flags)).toHaveLength(10_000);
+    expect(flags.flag_9999).toBe(9_999);
+    const unset = applyOperations(parsed.document, [
+      { unset: keys.map((key) => ({ path: `/flags/${key}` })) },
+    ]);
+    expect(unset.ok).toBe(true);
+    expect(parsed.document.toJS()).toEqual({ flags: {} });
+  }, 60_000);
+
   it('turns an edit of one app into one operation', () => {
     const edited = text.replace('name: App number 5000\n', 'name: Halfway\n');
     expect(editorTextToOperations(text, edited)).toEqual({

@@ -37,6 +37,11 @@ export const REDACTED_LOG_PATHS = [
   '*.secret',
 ];
 
+/** The logger the server runs with: pino at `level`, with the secret-bearing fields redacted. */
+export function serviceLoggerOptions(level: string) {
+  return { level, redact: { paths: [...REDACTED_LOG_PATHS], censor: '[redacted]' } };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
@@ -51,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
-  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
 
   const deps = { store: options.store, clock };
   registerMetaRoutes(app, deps);

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildApp, REDACTED_LOG_PATHS } from './app';
+import { buildApp, serviceLoggerOptions } from './app';
 import { createDemoAccount, type DemoAccount } from './domain/demo-account';
 import type { ServiceSettings } from './settings';
 import { openDatabase } from './store/database';
@@ -30,10 +30,7 @@ export async function startServer(
     store,
     rateLimit: settings.rateLimit,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
-    logger: {
-      level: process.env.LOG_LEVEL ?? 'info',
-      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-    },
+    logger: serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'),
   });
   await app.listen({ port: settings.port, host: settings.host });
   const address = app.server.address();

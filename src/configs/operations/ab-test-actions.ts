@@ -12,7 +12,7 @@
 import { isMap, isSeq, type YAMLMap } from 'yaml';
 import type { AbTestStatus } from '../../contract/config-document';
 import type { LifecycleAction } from '../../contract/operations';
-import { findPair, keyString, resolveAlias, type TreeNode } from '../yaml-tree';
+import { keyString, resolveAlias, type TreeNode } from '../yaml-tree';
 import type { ApplyContext, ListEntry } from './apply-context';
 import { field, requireId, setField } from './app-actions';
 import { refuse } from './refusal';
@@ -66,8 +66,7 @@ export function updateAbTest(context: ApplyContext, item: Item): void {
   for (const key of ['description', 'variants'] as const) {
     if (!(key in item)) continue;
     if (item[key] === null) {
-      const pair = findPair(test.map, key);
-      if (pair) test.map.items.splice(test.map.items.indexOf(pair), 1);
+      context.removePair(test.map, key);
     } else {
       setField(context, test.map, key, item[key]);
     }
@@ -125,12 +124,12 @@ export function promoteAbTest(context: ApplyContext, item: Item): void {
   // The winner's overrides become the app's settings.
   const overrides = resolveAlias(
     context.document,
-    (findPair(variant, 'settings')?.value ?? null) as TreeNode,
+    (context.pair(variant, 'settings')?.value ?? null) as TreeNode,
   );
   if (isMap(overrides) && overrides.items.length > 0) {
     let settings = resolveAlias(
       context.document,
-      (findPair(app.map, 'settings')?.value ?? null) as TreeNode,
+      (context.pair(app.map, 'settings')?.value ?? null) as TreeNode,
     );
     if (!isMap(settings)) {
       settings = context.createNode({}) as YAMLMap;
@@ -147,7 +146,7 @@ export function promoteAbTest(context: ApplyContext, item: Item): void {
   setStatus(context, test, 'promoted');
   setField(context, test.map, 'winner', variantId);
   context.touch(['ab_tests', test.index, 'winner']);
-  if (!findPair(test.map, 'ended_at')) {
+  if (!context.pair(test.map, 'ended_at')) {
     setField(context, test.map, 'ended_at', context.now.toISOString());
     context.touch(['ab_tests', test.index, 'ended_at']);
   }
@@ -196,7 +195,7 @@ function setStatus(context: ApplyContext, test: TestEntry, status: AbTestStatus)
 function variantsOf(context: ApplyContext, test: YAMLMap): YAMLMap[] {
   const list = resolveAlias(
     context.document,
-    (findPair(test, 'variants')?.value ?? null) as TreeNode,
+    (context.pair(test, 'variants')?.value ?? null) as TreeNode,
   );
   if (!isSeq(list)) return [];
   return list.items

@@ -4,8 +4,8 @@
  */
 import { isMap, isNode, type YAMLMap } from 'yaml';
 import { isPlainObject } from '../data';
-import { findPair, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
-import { keepComments, type ApplyContext } from './apply-context';
+import { resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
+import type { ApplyContext } from './apply-context';
 import { refuse } from './refusal';
 
 type Item = Readonly<Record<string, unknown>>;
@@ -43,13 +43,12 @@ function updateSettings(
 ): void {
   let settings = resolveAlias(
     context.document,
-    (findPair(app, 'settings')?.value ?? null) as TreeNode,
+    (context.pair(app, 'settings')?.value ?? null) as TreeNode,
   );
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) {
       if (isMap(settings)) {
-        const pair = findPair(settings, key);
-        if (pair) settings.items.splice(settings.items.indexOf(pair), 1);
+        context.removePair(settings, key);
       }
     } else {
       if (!isMap(settings)) {
@@ -87,16 +86,13 @@ export function deleteApp(context: ApplyContext, item: Item): void {
 
 /** Sets a key of a mapping, keeping the existing pair (and its comments) when there is one. */
 export function setField(context: ApplyContext, map: YAMLMap, key: string, value: unknown): void {
-  const node = isNode(value) ? value : context.createNode(value);
-  const pair = findPair(map, key);
-  if (pair) pair.value = keepComments(pair.value, node);
-  else map.set(key, node);
+  context.setPair(map, key, isNode(value) ? value : context.createNode(value));
 }
 
 /** The string value of a mapping's field, if it is a string. */
 export function field(context: ApplyContext, map: YAMLMap, key: string): string | undefined {
   return stringValue(
-    resolveAlias(context.document, (findPair(map, key)?.value ?? null) as TreeNode),
+    resolveAlias(context.document, (context.pair(map, key)?.value ?? null) as TreeNode),
   );
 }
 

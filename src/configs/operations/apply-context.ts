@@ -3,9 +3,18 @@
  * the clock, the applied paths, and id indexes of the apps and tests so that a request of
  * many items stays linear on a large config.
  */
-import { isMap, isScalar, isSeq, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  Pair,
+  type Document,
+  type Node,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import { toPointer, type PathSegment } from '../json-pointer';
-import { findPair, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
+import { findPair, keyString, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
 import { refuse } from './refusal';
 
 export type ListKey = 'apps' | 'ab_tests';
@@ -25,6 +34,9 @@ export function keepComments(old: unknown, node: Node): Node {
 export class ApplyContext {
   private readonly applied = new Set<string>();
   private readonly lists = new Map<ListKey, IdList>();
+  private readonly pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+  /** Mappings that repeat a key: removing one holder may reveal another, so no index. */
+  private readonly repeatsKeys = new WeakSet<YAMLMap>();
 
   constructor(
     readonly document: Document,
@@ -43,6 +55,50 @@ export class ApplyContext {
   createNode(value: unknown): Node {
     // Never turn repeated objects into anchors and aliases: the text should read as written.
     return this.document.createNode(value, { aliasDuplicateObjects: false }) as Node;
+  }
+
+  /**
+   * The pair holding `key` in `map` (the first, when a key repeats), through an index built
+   * once per mapping: many items aimed at one big mapping stay linear.
+   */
+  pair(map: YAMLMap, key: string): Pair | undefined {
+    return this.pairIndex(map).get(key);
+  }
+
+  /** Sets `key` in `map`, keeping an existing pair (and its comments) when there is one. */
+  setPair(map: YAMLMap, key: string, node: Node): void {
+    const pair = this.pair(map, key);
+    if (pair) {
+      pair.value = keepComments(pair.value, node);
+      return;
+    }
+    const created = new Pair(this.createNode(key), node);
+    map.items.push(created);
+    this.pairIndex(map).set(key, created);
+  }
+
+  /** Removes `key` from `map`; false when it is not there. */
+  removePair(map: YAMLMap, key: string): boolean {
+    const pair = this.pair(map, key);
+    if (!pair) return false;
+    map.items.splice(map.items.indexOf(pair), 1);
+    if (this.repeatsKeys.has(map)) this.pairIndexes.delete(map);
+    else this.pairIndex(map).delete(key);
+    return true;
+  }
+
+  private pairIndex(map: YAMLMap): Map<string, Pair> {
+    let index = this.pairIndexes.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of map.items) {
+        const key = keyString(pair);
+        if (index.has(key)) this.repeatsKeys.add(map);
+        else index.set(key, pair);
+      }
+      this.pairIndexes.set(map, index);
+    }
+    return index;
   }
 
   list(key: ListKey): IdList {
@@ -93,7 +149,7 @@ export class IdList {
   /** The list node; created (empty) only when `create` is set. */
   seq(create: boolean): YAMLSeq | undefined {
     const root = this.context.rootMap();
-    const pair = findPair(root, this.key);
+    const pair = this.context.pair(root, this.key);
     const node = resolveAlias(this.context.document, (pair?.value ?? null) as TreeNode);
     if (isSeq(node)) return node;
     const isEmpty = node === null || (node as { value?: unknown }).value === null;
@@ -105,7 +161,7 @@ export class IdList {
     }
     if (!create) return undefined;
     const created = this.context.createNode([]) as YAMLSeq;
-    root.set(this.key, created);
+    this.context.setPair(root, this.key, created);
     return created;
   }
 

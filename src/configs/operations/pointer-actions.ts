@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isArrayIndexToken, parsePointer, type PathSegment } from '../json-pointer';
-import { findPair, resolveAlias, type TreeNode } from '../yaml-tree';
+import { resolveAlias, type TreeNode } from '../yaml-tree';
 import { keepComments, type ApplyContext } from './apply-context';
 import { refuse } from './refusal';
 
@@ -29,10 +29,7 @@ export function applySet(context: ApplyContext, pointer: string, value: unknown)
     else parent.items[index] = keepComments(parent.items[index], context.createNode(value));
     context.touch([...path, index]);
   } else {
-    const pair = findPair(parent, last);
-    // Keep the pair (and its comments) when replacing a value.
-    if (pair) pair.value = keepComments(pair.value, context.createNode(value));
-    else parent.set(last, context.createNode(value));
+    context.setPair(parent, last, context.createNode(value));
     context.touch([...path, last]);
   }
 }
@@ -48,9 +45,7 @@ export function applyUnset(context: ApplyContext, pointer: string): void {
     parent.items.splice(index, 1);
     context.touch([...path, index]);
   } else {
-    const pair = findPair(parent, last);
-    if (!pair) throw notFound(pointer);
-    parent.items.splice(parent.items.indexOf(pair), 1);
+    if (!context.removePair(parent, last)) throw notFound(pointer);
     context.touch([...path, last]);
   }
 }
@@ -84,14 +79,12 @@ function walkToParent(
       const map = current;
       current = asContainer(
         context,
-        (findPair(map, token)?.value ?? null) as TreeNode,
+        (context.pair(map, token)?.value ?? null) as TreeNode,
         here,
         create,
         () => {
           const created = context.createNode({}) as YAMLMap;
-          const pair = findPair(map, token);
-          if (pair) pair.value = created;
-          else map.set(token, created);
+          context.setPair(map, token, created);
           return created;
         },
       );

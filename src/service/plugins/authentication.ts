@@ -36,6 +36,25 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1] ?? '';
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key lookup of this request, made once (the rate limit may need it first). */
+    keyLookup?: { token: string; principal: Principal | undefined };
+  }
+}
+
+/** The key, user and account a bearer token names, looked up at most once a request. */
+export async function lookUpKey(
+  store: Store,
+  request: FastifyRequest,
+  token: string,
+): Promise<Principal | undefined> {
+  if (request.keyLookup?.token !== token) {
+    request.keyLookup = { token, principal: await store.findPrincipalByKeyHash(hashSecret(token)) };
+  }
+  return request.keyLookup.principal;
+}
+
 export async function authenticate(
   store: Store,
   clock: Clock,
@@ -45,7 +64,7 @@ export async function authenticate(
   if (token === undefined)
     throw unauthorized('Send an API key: Authorization: Bearer <key>', false);
   if (!isWellFormedSecret(token)) throw unauthorized('The API key is malformed', true);
-  const principal = await store.findPrincipalByKeyHash(hashSecret(token));
+  const principal = await lookUpKey(store, request, token);
   if (!principal) throw unauthorized('The API key is not known', true);
   const now = clock();
   if (principal.key.revoked_at !== null) throw unauthorized('The API key was revoked', true);

@@ -4,21 +4,73 @@
  * fixed windows, so the window is `burst / rps` seconds holding `burst` requests: the same
  * average, and a burst of `burst` at most. `rps` 0 turns it off (benchmarks).
  */
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { problemOf } from '../../contract/problem';
-import { hashSecret } from '../domain/api-key-secrets';
+import { isWellFormedSecret } from '../domain/api-key-secrets';
 import { HttpProblem } from '../http-problem';
-import { bearerToken } from './authentication';
+import type { Store } from '../store/store';
+import { bearerToken, lookUpKey } from './authentication';
 
 export interface RateLimitSettings {
   readonly rps: number;
   readonly burst: number;
 }
 
+/**
+ * Counters kept at most. When full, expired windows go, then the oldest down to 90%, so that
+ * the sweep runs once per thousand new keys, not on every one.
+ */
+const MAX_TRACKED_KEYS = 10_000;
+const KEPT_AFTER_EVICTION = 9_000;
+
+/**
+ * Fixed-window counters in memory, like the plugin's own LocalStore, except that `incr`
+ * answers with a snapshot of the counter. The plugin reads the answer after an `await`; with
+ * LocalStore's shared, mutable counter, every request of a concurrent burst read the count
+ * after the whole burst, so a burst one over the limit got a 429 for every request, the
+ * first `burst` included.
+ */
+export class FixedWindowStore implements FastifyRateLimitStore {
+  private readonly windows = new Map<string, { count: number; start: number }>();
+
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+  ): void {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (!window || window.start + timeWindow <= now) {
+      this.windows.delete(key);
+      if (this.windows.size >= MAX_TRACKED_KEYS) this.evict(now, timeWindow);
+      window = { count: 0, start: now };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    callback(null, { current: window.count, ttl: window.start + timeWindow - now });
+  }
+
+  child(): FastifyRateLimitStore {
+    return new FixedWindowStore();
+  }
+
+  private evict(now: number, timeWindow: number): void {
+    for (const [key, window] of this.windows) {
+      if (window.start + timeWindow <= now) this.windows.delete(key);
+    }
+    // Still too full: drop the oldest windows (a Map iterates in insertion order).
+    for (const key of this.windows.keys()) {
+      if (this.windows.size <= KEPT_AFTER_EVICTION) break;
+      this.windows.delete(key);
+    }
+  }
+}
+
 export async function registerRateLimit(
   app: FastifyInstance,
   settings: RateLimitSettings,
+  store: Store,
 ): Promise<void> {
   if (settings.rps <= 0) return;
   const burst = Math.max(settings.burst, 1);
@@ -26,10 +78,17 @@ export async function registerRateLimit(
     global: true,
     max: burst,
     timeWindow: Math.ceil((burst / settings.rps) * 1000),
-    // The key's hash (never the key) names its bucket.
-    keyGenerator: (request) => {
+    store: FixedWindowStore,
+    // A known key has a bucket of its own (named by its id, never the key); requests with
+    // no key, or a malformed, unknown or revoked one, count against their address, so
+    // inventing keys does not escape the limit.
+    keyGenerator: async (request) => {
       const token = bearerToken(request);
-      return token ? `key:${hashSecret(token)}` : `ip:${request.ip}`;
+      if (token && isWellFormedSecret(token)) {
+        const principal = await lookUpKey(store, request, token);
+        if (principal && principal.key.revoked_at === null) return `key:${principal.key.id}`;
+      }
+      return `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       new HttpProblem(

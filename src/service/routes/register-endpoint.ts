@@ -69,11 +69,14 @@ export function registerEndpoint<N extends EndpointName>(
   app.route({
     method: endpoint.method,
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
-    onRequest: async (request) => {
-      if (endpoint.auth !== 'api_key') return;
+    // After the rate limit (an onRequest hook) and before the body is read: every request
+    // counts against a limit, and a request without a valid key learns nothing about its body.
+    preParsing: async (request, _reply, payload) => {
+      if (endpoint.auth !== 'api_key') return payload;
       request.principal = await authenticate(deps.store, deps.clock, request);
       if (endpoint.permission && !options.permission)
         requirePermission(request.principal, endpoint.permission);
+      return payload;
     },
     handler: async (request, reply) => {
       const parsed = {

@@ -1,0 +1,357 @@
+/**
+ * Authentication and permissions (api.md §1, §2): GET /auth/status, 401 with the RFC 6750
+ * challenge for missing, malformed, unknown, revoked and expired keys, 403 with
+ * insufficient_scope for a missing permission.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../../contract/auth-status';
+import { generateSecret } from '../domain/api-key-secrets';
+import { HttpProblem } from '../http-problem';
+import {
+  CREATE_APP,
+  edit,
+  editOk,
+  expectProblem,
+  expectSuccess,
+  manualClock,
+  ok,
+  send,
+} from '../testing/api';
+import { startTestService, type TestService } from '../testing/test-service';
+
+const CHALLENGE = 'Bearer realm="provisioning"';
+
+const APP_WITH_TEST = `apps:
+  - id: checkout
+    name: Checkout
+    platform: web
+ab_tests: []
+`;
+
+let clock: ReturnType<typeof manualClock>;
+let service: TestService;
+
+beforeEach(async () => {
+  clock = manualClock();
+  service = await startTestService({ clock: clock.clock, initialYaml: APP_WITH_TEST });
+});
+afterEach(async () => {
+  await service.close();
+});
+
+function expectInvalidToken(response: Awaited<ReturnType<typeof send>>) {
+  expectProblem(response, 401, 'unauthenticated');
+  const challenge = String(response.headers['www-authenticate']);
+  expect(challenge.startsWith(`${CHALLENGE}, `)).toBe(true);
+  expect(challenge).toContain('error="invalid_token"');
+}
+
+function expectInsufficientScope(response: Awaited<ReturnType<typeof send>>, scope: string) {
+  expectProblem(response, 403, 'forbidden');
+  const challenge = String(response.headers['www-authenticate']);
+  expect(challenge.startsWith(`${CHALLENGE}, `)).toBe(true);
+  expect(challenge).toContain('error="insufficient_scope"');
+  expect(challenge).toContain(`scope="${scope}"`);
+}
+
+describe('GET /auth/status', () => {
+  it('describes the admin key with every field the seed names', async () => {
+    const response = await send(service, service.adminKey, 'getAuthStatus');
+    const status = await ok(service, service.adminKey, 'getAuthStatus');
+    const raw = response.json() as Record<string, unknown>;
+
+    expect(status).toEqual({
+      idp_organization_id: expect.stringMatching(/^org_/),
+      auth_type: 'api_key',
+      email: 'owner@example.com',
+      idp_user_id: expect.stringMatching(/^idp_/),
+      account_id: service.account.account_id,
+      user_id: service.account.user_id,
+      role: 'admin',
+      api_key_id: expect.stringMatching(/^key_[0-9A-Z]{26}$/),
+      api_key_name: 'Owner key',
+      api_key_obfuscated_value: `sk_…${service.adminKey.slice(-4)}`,
+      account_type: 'standard',
+      permissions: [...PERMISSIONS],
+    });
+    // Absent, not null: the key never expires and there are no browser sessions.
+    expect(raw).not.toHaveProperty('expires_at');
+    expect(raw).not.toHaveProperty('session_id');
+    expect(response.body).not.toContain(service.adminKey);
+  });
+
+  it('gives expires_at, in ISO 8601 UTC, only for an expiring key', async () => {
+    const key = await service.keyFor('editor', { expiresInDays: 30 });
+    const status = await ok(service, key, 'getAuthStatus');
+    const expected = new Date(clock.now().getTime() + 30 * 86_400_000).toISOString();
+    expect(status.expires_at).toBe(expected);
+    expect(status.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(status).not.toHaveProperty('session_id');
+  });
+
+  it("gives a viewer's role and permissions", async () => {
+    const key = await service.keyFor('viewer');
+    const status = await ok(service, key, 'getAuthStatus');
+    expect(status.role).toBe('viewer');
+    expect(status.permissions).toEqual(['config:read']);
+    expect(status.api_key_name).toBe('viewer key');
+    expect(status.email).toMatch(/^viewer\d+@example\.com$/);
+    expect(status.user_id).not.toBe(service.account.user_id);
+    expect(status.account_id).toBe(service.account.account_id);
+  });
+
+  it("gives a key's own permissions when they are fewer than its role's", async () => {
+    const key = await service.keyFor('admin', { permissions: ['config:read'] });
+    const status = await ok(service, key, 'getAuthStatus');
+    expect(status.role).toBe('admin');
+    expect(status.permissions).toEqual(['config:read']);
+  });
+});
+
+describe('401', () => {
+  it('answers a request without Authorization with the bare challenge', async () => {
+    for (const name of ['getAuthStatus', 'listConfigs', 'listApiKeys'] as const) {
+      const response = await send(service, undefined, name);
+      expectProblem(response, 401, 'unauthenticated');
+      expect(response.headers['www-authenticate']).toBe(CHALLENGE);
+    }
+    const editResponse = await edit(service, '', { operations: [CREATE_APP('a')], summary: 's' });
+    expectProblem(editResponse, 401, 'unauthenticated');
+    expect(editResponse.headers['www-authenticate']).toBe(CHALLENGE);
+  });
+
+  it('authenticates before it reads the body: a bad body without a key is a 401, not a 400', async () => {
+    const response = await edit(service, '', { operations: [] });
+    expectProblem(response, 401);
+  });
+
+  it.each([
+    ['not a key', 'Bearer nope'],
+    ['an empty bearer', 'Bearer '],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['a key with one character changed (checksum)', 'CHANGED'],
+    ['a truncated key', 'TRUNCATED'],
+  ])('refuses %s with error="invalid_token"', async (_what, header) => {
+    const value =
+      header === 'CHANGED'
+        ? `Bearer ${service.adminKey.slice(0, 10)}${service.adminKey[10] === 'a' ? 'b' : 'a'}${service.adminKey.slice(11)}`
+        : header === 'TRUNCATED'
+          ? `Bearer ${service.adminKey.slice(0, -1)}`
+          : header;
+    const response = await send(service, undefined, 'getAuthStatus', {
+      headers: { authorization: value },
+    });
+    expectInvalidToken(response);
+    expect(response.body).not.toContain(service.adminKey);
+  });
+
+  it('accepts the scheme in any case (RFC 6750 / 9110)', async () => {
+    const response = await send(service, undefined, 'getAuthStatus', {
+      headers: { authorization: `bearer ${service.adminKey}` },
+    });
+    expect(expectSuccess('getAuthStatus', response).role).toBe('admin');
+  });
+
+  it('refuses a well-formed key that the server never issued', async () => {
+    const response = await send(service, generateSecret(), 'getAuthStatus');
+    expectInvalidToken(response);
+  });
+
+  it('refuses a revoked key on the very next request', async () => {
+    const key = await service.keyFor('editor');
+    const { api_key_id } = await ok(service, key, 'getAuthStatus');
+    await ok(service, key, 'listConfigs');
+
+    const revoked = await ok(service, service.adminKey, 'revokeApiKey', {
+      params: { id: api_key_id ?? '' },
+    });
+    expect(revoked.revoked_at).toBe(clock.now().toISOString());
+
+    expectInvalidToken(await send(service, key, 'listConfigs'));
+    expectInvalidToken(await send(service, key, 'getAuthStatus'));
+    expectInvalidToken(await edit(service, key, { operations: [CREATE_APP('a')], summary: 's' }));
+    // The revoker is unaffected.
+    await ok(service, service.adminKey, 'getAuthStatus');
+  });
+
+  it('lets a key revoke itself, and refuses it from the next request on', async () => {
+    const created = await ok(service, service.adminKey, 'createApiKey', {
+      payload: { name: 'Short-lived' },
+    });
+    await ok(service, created.secret, 'getAuthStatus');
+    const revoked = await ok(service, created.secret, 'revokeApiKey', {
+      params: { id: created.id },
+    });
+    expect(revoked.id).toBe(created.id);
+    expect(revoked.revoked_at).not.toBeNull();
+    expectInvalidToken(await send(service, created.secret, 'getAuthStatus'));
+    expectInvalidToken(
+      await send(service, created.secret, 'revokeApiKey', { params: { id: created.id } }),
+    );
+  });
+
+  it('refuses an expired key from the moment it expires', async () => {
+    const key = await service.keyFor('editor', { expiresInDays: 1 });
+    const { expires_at } = await ok(service, key, 'getAuthStatus');
+    const expiresAt = Date.parse(expires_at ?? '');
+
+    clock.set(new Date(expiresAt - 1));
+    await ok(service, key, 'getAuthStatus');
+    await editOk(service, key, { operations: [CREATE_APP('before')], summary: 'still valid' });
+
+    clock.set(new Date(expiresAt));
+    expectInvalidToken(await send(service, key, 'getAuthStatus'));
+
+    clock.advance(86_400_000);
+    expectInvalidToken(await send(service, key, 'getAuthStatus'));
+    expectInvalidToken(
+      await edit(service, key, { operations: [CREATE_APP('after')], summary: 's' }),
+    );
+    // A key without expiry is unaffected by time.
+    await ok(service, service.adminKey, 'getAuthStatus');
+  });
+});
+
+describe('403', () => {
+  it('refuses a viewer editing, and saves nothing', async () => {
+    const viewer = await service.keyFor('viewer');
+    const before = await ok(service, viewer, 'listConfigs');
+    const response = await edit(service, viewer, {
+      operations: [CREATE_APP('blocked')],
+      summary: 'Not allowed',
+    });
+    expectInsufficientScope(response, 'config:write');
+    expect(await ok(service, viewer, 'listConfigs')).toEqual(before);
+    // Reads are fine.
+    await ok(service, viewer, 'getLiveConfig');
+  });
+
+  it('refuses a viewer discarding a draft', async () => {
+    const draft = await editOk(service, service.adminKey, {
+      operations: [CREATE_APP('a')],
+      summary: 'Draft',
+    });
+    const viewer = await service.keyFor('viewer');
+    const response = await send(service, viewer, 'deleteConfig', { params: { id: draft.id } });
+    expectInsufficientScope(response, 'config:write');
+    await ok(service, viewer, 'getConfig', { params: { id: draft.id } });
+  });
+
+  it('refuses an editor publishing or activating', async () => {
+    const editor = await service.keyFor('editor');
+    const draft = await editOk(service, editor, {
+      operations: [CREATE_APP('a')],
+      summary: 'Draft',
+    });
+    expectInsufficientScope(
+      await send(service, editor, 'publishConfig', { params: { id: draft.id } }),
+      'config:publish',
+    );
+    expectInsufficientScope(
+      await send(service, editor, 'activateConfig', {
+        params: { id: service.account.live_config_id },
+      }),
+      'config:publish',
+    );
+    const still = await ok(service, editor, 'getConfig', { params: { id: draft.id } });
+    expect(still.kind).toBe('draft');
+  });
+
+  it('refuses an editor running a lifecycle operation (start_ab_test needs config:publish)', async () => {
+    const editor = await service.keyFor('editor');
+    const draft = await editOk(service, editor, {
+      operations: [
+        {
+          create_ab_test: [
+            {
+              id: 'bigger-button',
+              app: 'checkout',
+              variants: [
+                { id: 'control', weight: 50 },
+                { id: 'big', weight: 50 },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const liveBefore = await ok(service, editor, 'getLiveConfig');
+    const response = await edit(service, editor, {
+      operations: [{ start_ab_test: [{ id: 'bigger-button' }] }],
+      config_id: draft.id,
+    });
+    expectInsufficientScope(response, 'config:publish');
+    expect((await ok(service, editor, 'getLiveConfig')).id).toBe(liveBefore.id);
+    expect((await ok(service, editor, 'getConfig', { params: { id: draft.id } })).revision).toBe(1);
+  });
+
+  it('refuses listing, creating and revoking keys without api_keys:manage', async () => {
+    const editor = await service.keyFor('editor');
+    const limitedAdmin = await service.keyFor('admin', {
+      permissions: ['config:read', 'config:write', 'config:publish'],
+    });
+    for (const key of [editor, limitedAdmin]) {
+      expectInsufficientScope(await send(service, key, 'listApiKeys'), 'api_keys:manage');
+      expectInsufficientScope(
+        await send(service, key, 'createApiKey', { payload: { name: 'x' } }),
+        'api_keys:manage',
+      );
+    }
+    const { api_key_id } = await ok(service, service.adminKey, 'getAuthStatus');
+    expectInsufficientScope(
+      await send(service, editor, 'revokeApiKey', { params: { id: api_key_id ?? '' } }),
+      'api_keys:manage',
+    );
+    await ok(service, service.adminKey, 'getAuthStatus');
+  });
+});
+
+describe('what a key may grant', () => {
+  it("refuses a key with permissions beyond its user's role (403)", async () => {
+    // Only admins hold api_keys:manage, so over HTTP a key is always minted by an admin; the
+    // role ceiling itself is enforced where keys are made (here, through the test helper).
+    await expect(
+      service.keyFor('editor', { permissions: ['config:read', 'config:publish'] }),
+    ).rejects.toSatisfy((error) => error instanceof HttpProblem && error.problem.status === 403);
+    await expect(
+      service.keyFor('viewer', { permissions: ['config:write'] }),
+    ).rejects.toBeInstanceOf(HttpProblem);
+  });
+
+  it('does not let a key mint a key with more than its own permissions', async () => {
+    const limited = await service.keyFor('admin', {
+      permissions: ['config:read', 'api_keys:manage'],
+    });
+    const idsOfKeys = async () =>
+      (await ok(service, service.adminKey, 'listApiKeys')).map((key) => key.id);
+    const before = await idsOfKeys();
+
+    for (const permissions of [
+      ['config:read', 'config:publish'],
+      ['config:write'],
+      [...PERMISSIONS],
+    ]) {
+      const response = await send(service, limited, 'createApiKey', {
+        payload: { name: 'Stronger', permissions },
+      });
+      expectProblem(response, 403, 'forbidden');
+    }
+    expect(await idsOfKeys()).toEqual(before);
+
+    // Without permissions, the new key gets what the creating key has, not the whole role.
+    const created = await ok(service, limited, 'createApiKey', { payload: { name: 'Default' } });
+    expect(created.permissions).toEqual(['config:read', 'api_keys:manage']);
+    const status = await ok(service, created.secret, 'getAuthStatus');
+    expect(status.permissions).toEqual(['config:read', 'api_keys:manage']);
+    expectInsufficientScope(
+      await edit(service, created.secret, { operations: [CREATE_APP('a')], summary: 's' }),
+      'config:write',
+    );
+
+    // Fewer permissions are fine.
+    const weaker = await ok(service, limited, 'createApiKey', {
+      payload: { name: 'Reader', permissions: ['config:read'] },
+    });
+    expect(weaker.permissions).toEqual(['config:read']);
+  });
+});
