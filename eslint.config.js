@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
+import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
 
 /** Layers and what each may not import. */
@@ -85,7 +86,35 @@ export default tseslint.config(
   },
   {
     files: ['src/console/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    plugins: { 'react-hooks': reactHooks, '@tanstack/query': pluginQuery },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...pluginQuery.configs['flat/recommended-strict'][0].rules,
+    },
+  },
+  {
+    // Only one module of the console may load Monaco (it is heavy and must stay on the
+    // editor route).
+    files: ['src/console/**/*.{ts,tsx}'],
+    ignores: ['src/console/features/editor/monaco/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'monaco-editor',
+                'monaco-editor/*',
+                'monaco-yaml',
+                'monaco-yaml/*',
+                '@monaco-editor/react',
+              ],
+              message: 'Only src/console/features/editor/monaco/ imports Monaco.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

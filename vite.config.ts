@@ -15,8 +15,25 @@ export default defineConfig({
   },
   test: {
     // Only unit and API tests: Playwright specs in e2e/ are run by Playwright.
-    include: ['src/**/*.test.{ts,tsx}'],
-    environment: 'node',
     pool: 'threads',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: ['src/console/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'console',
+          include: ['src/console/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+    ],
   },
 });
