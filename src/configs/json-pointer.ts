@@ -1,10 +1,7 @@
 /** JSON Pointers (RFC 6901): how issues, operations and applied paths name a place. */
+import { toJsonPointer } from '../contract/problem';
 
 export type PathSegment = string | number;
-
-function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
 
 function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~');
@@ -12,7 +9,7 @@ function unescapeToken(token: string): string {
 
 /** ["apps", 0, "name"] -> "/apps/0/name"; [] -> "" (the whole document). */
 export function toPointer(segments: readonly PathSegment[]): string {
-  return segments.map((segment) => `/${escapeToken(String(segment))}`).join('');
+  return toJsonPointer(segments);
 }
 
 /** "/apps/0/name" -> ["apps", "0", "name"]. The caller decides which tokens index lists. */
