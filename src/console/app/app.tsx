@@ -1,15 +1,17 @@
-/**
- * Placeholder shell: the console's pages (settings, configs, editor, A/B tests) arrive with
- * issues 4 to 6. It already shows what the product is, so `npm start` opens a real page.
- */
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { ErrorBoundary } from '../components/error-boundary';
+import { AppProvider } from './provider';
+import { routes } from './routes';
+import { AppError } from './routes/route-error';
+
+const router = createBrowserRouter(routes);
+
 export function App() {
   return (
-    <main>
-      <h1>Provisioning Console</h1>
-      <p>
-        The console is under construction. The config contract and the config domain (schema,
-        validation, operations) are in place; the service and the pages come next.
-      </p>
-    </main>
+    <ErrorBoundary fallback={() => <AppError />}>
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </ErrorBoundary>
   );
 }

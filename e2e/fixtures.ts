@@ -1,0 +1,187 @@
+/**
+ * What every journey shares: the seeded accounts and keys, a guard that fails a test on any
+ * browser console error or page error, a way to connect as a person would, an axe-core
+ * check, and screenshots kept as artifacts.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import {
+  test as base,
+  expect,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { provisioning, SEED_FILE, type CreatedKey, type Seed } from './seed';
+
+export { expect };
+
+export const SCREENSHOT_DIR = join('test-results', 'screenshots');
+
+/**
+ * Collects `console.error`s, browser-logged errors (failed loads, CSP violations) and
+ * uncaught page errors from every page of the contexts it watches. A test fails on any of
+ * them, except the failed requests it declares it provokes (a 401 for a bad key).
+ */
+export class ConsoleErrors {
+  private readonly errors: string[] = [];
+  private readonly allowed: { pattern: RegExp; url?: string }[] = [];
+
+  watch(context: BrowserContext): void {
+    context.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      const url = message.location().url;
+      const isAllowed = this.allowed.some(
+        (rule) => rule.pattern.test(text) && (rule.url === undefined || url.includes(rule.url)),
+      );
+      if (!isAllowed) this.errors.push(`console error: ${text}${url ? ` (${url})` : ''}`);
+    });
+    context.on('weberror', (webError) => {
+      const error = webError.error();
+      this.errors.push(`page error: ${error.name}: ${error.message}`);
+    });
+  }
+
+  /** The browser logs every 4xx/5xx response as an error; allow the ones a test provokes. */
+  allowFailedRequest(status: number, urlPart: string): void {
+    this.allowed.push({
+      pattern: new RegExp(
+        `^Failed to load resource: the server responded with a status of ${status}\\b`,
+      ),
+      url: urlPart,
+    });
+  }
+
+  /** Allow another error the test provokes on purpose (e.g. an unreachable server). */
+  allow(pattern: RegExp): void {
+    this.allowed.push({ pattern });
+  }
+
+  get recorded(): readonly string[] {
+    return this.errors;
+  }
+}
+
+interface Fixtures {
+  seed: Seed;
+  consoleErrors: ConsoleErrors;
+  /** Another browser context (another person, another device), watched for errors too. */
+  newContext: () => Promise<BrowserContext>;
+}
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  seed: async ({}, use) => {
+    await use(JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed);
+  },
+
+  consoleErrors: [
+    async ({ context }, use) => {
+      const consoleErrors = new ConsoleErrors();
+      consoleErrors.watch(context);
+      await use(consoleErrors);
+      expect(consoleErrors.recorded, 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  newContext: async ({ browser, baseURL, consoleErrors }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext({ baseURL });
+      consoleErrors.watch(context);
+      contexts.push(context);
+      return context;
+    });
+    for (const context of contexts) await context.close();
+  },
+});
+
+/** The whoami panel: the complementary region "Who you are", shown while connected. */
+export function whoAmI(page: Page): Locator {
+  return page.getByRole('complementary', { name: 'Who you are' });
+}
+
+export function apiKeyField(page: Page): Locator {
+  return page.getByLabel('API key', { exact: true });
+}
+
+/**
+ * Connects on the settings page as a person would: type the key, tick (or not) "Remember on
+ * this device", press Connect. The caller asserts what happens next.
+ */
+export async function connect(
+  page: Page,
+  key: string,
+  { remember = false }: { remember?: boolean } = {},
+): Promise<void> {
+  if (!page.url().includes('/settings')) await page.goto('/settings');
+  await apiKeyField(page).fill(key);
+  await page.getByLabel('Remember on this device').setChecked(remember);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+/** Connects and waits until the whoami panel shows the key's owner. */
+export async function connectAs(
+  page: Page,
+  key: { secret: string; status: Record<string, unknown> | null },
+  options: { remember?: boolean } = {},
+): Promise<void> {
+  await connect(page, key.secret, options);
+  await expect(whoAmI(page)).toContainText(String(key.status?.email));
+}
+
+/** Where the app sends a person who has no (valid) key. */
+export async function expectSentToSettings(page: Page, reason: string | RegExp): Promise<void> {
+  await expect(page).toHaveURL((url) => url.pathname === '/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByText(reason)).toBeVisible();
+  await expect(whoAmI(page)).toHaveCount(0);
+}
+
+/** Every value in this origin's localStorage and sessionStorage, to prove what is kept. */
+export async function storedValues(page: Page): Promise<{ local: string[]; session: string[] }> {
+  return page.evaluate(() => ({
+    local: Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k) ?? ''}`),
+    session: Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k) ?? ''}`),
+  }));
+}
+
+/** axe-core on the page as it is now (after loading finished): zero violations. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => node.target.join(' ')),
+  }));
+  expect(violations, `axe-core violations on ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+/** A full-page screenshot kept as an artifact in test-results/screenshots/. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+/** A new key made by the operator's command line, for a test that uses it up. */
+export function createKeyWithCli(userId: string, name: string): CreatedKey {
+  return provisioning(['keys', 'create', '--user', userId, '--name', name]) as CreatedKey;
+}
+
+/** A key as a person might mistype it: one character changed. */
+export function mistyped(secret: string): string {
+  const last = secret.at(-1) === 'a' ? 'b' : 'a';
+  return `${secret.slice(0, -1)}${last}`;
+}
+
+/** "2026-11-25 10:00 UTC", as the whoami panel writes an absolute expiry. */
+export function absoluteUtc(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

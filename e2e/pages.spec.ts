@@ -1,0 +1,54 @@
+/**
+ * Every page (console.md "Throughout"): its own URL, one h1, the banner and the Main
+ * navigation, the whoami panel while connected, zero axe-core violations in the light and the
+ * dark theme, and a screenshot of each kept in test-results/screenshots/.
+ */
+import { connectAs, expect, expectNoAxeViolations, saveScreenshot, test, whoAmI } from './fixtures';
+
+const PAGES = [
+  { path: '/settings', link: 'Settings', file: 'settings' },
+  { path: '/configs', link: 'Configs', file: 'configs' },
+  { path: '/ab-tests', link: 'A/B tests', file: 'ab-tests' },
+] as const;
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    test('the settings page without a key is accessible', async ({ page }) => {
+      await page.goto('/settings');
+      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+      await expect(page.getByRole('banner')).toContainText('Provisioning Console');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+      await expectNoAxeViolations(page);
+      await saveScreenshot(page, `settings-not-connected-${colorScheme}`);
+    });
+
+    test('each page, connected, has its URL, one h1, the panel, and no axe violations', async ({
+      page,
+      seed,
+    }) => {
+      await connectAs(page, seed.keys.admin);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(page.getByRole('banner')).toContainText('Provisioning Console');
+
+      for (const { path, link, file } of PAGES) {
+        await nav.getByRole('link', { name: link, exact: true }).click();
+        await expect(page).toHaveURL((url) => url.pathname === path);
+        const h1 = page.getByRole('heading', { level: 1 });
+        await expect(h1).toHaveCount(1);
+        await expect(h1).toBeVisible();
+        const title = await h1.innerText();
+        await expect(whoAmI(page)).toBeVisible();
+        await expectNoAxeViolations(page);
+        await saveScreenshot(page, `${file}-${colorScheme}`);
+
+        // A reload (or a shared link) lands on the same view.
+        await page.reload();
+        await expect(page).toHaveURL((url) => url.pathname === path);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+        await expect(whoAmI(page)).toBeVisible();
+      }
+    });
+  });
+}

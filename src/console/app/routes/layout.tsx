@@ -1,0 +1,70 @@
+import { useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
+import { ErrorBoundary, RegionError } from '../../components/error-boundary';
+import { Notices } from '../../components/notices';
+import { WhoamiPanel } from '../../features/whoami/components/whoami-panel';
+import { useConnection } from '../../lib/connection';
+import { PRODUCT_NAME } from '../../lib/page-title';
+
+const NAV = [
+  { to: '/configs', label: 'Configs' },
+  { to: '/ab-tests', label: 'A/B tests' },
+  { to: '/settings', label: 'Settings' },
+] as const;
+
+/** Banner, the navigation "Main", the page, and while connected the whoami panel. */
+export function Layout() {
+  const connection = useConnection();
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  const main = useRef<HTMLElement>(null);
+  const previousPath = useRef(pathname);
+
+  // After following a link (or going back), start reading the new page; redirects
+  // (REPLACE, e.g. to the settings) leave focus where the page puts it.
+  useEffect(() => {
+    if (pathname === previousPath.current) return;
+    previousPath.current = pathname;
+    if (navigationType !== 'REPLACE') main.current?.focus();
+  }, [pathname, navigationType]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="banner">
+        <Link to="/" className="brand">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          {PRODUCT_NAME}
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to}>{item.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <div className="shell">
+        <main id="main" ref={main} tabIndex={-1}>
+          <Notices />
+          <Outlet />
+        </main>
+        {connection && (
+          <ErrorBoundary
+            fallback={({ reset }) => (
+              <aside className="whoami" aria-label="Who you are">
+                <RegionError what="Who you are" reset={reset} />
+              </aside>
+            )}
+          >
+            <WhoamiPanel />
+          </ErrorBoundary>
+        )}
+      </div>
+    </div>
+  );
+}

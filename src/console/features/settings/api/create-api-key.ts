@@ -1,0 +1,22 @@
+/** `POST /api-keys`: a new key; its secret is in this response only. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  createApiKeyRequestSchema,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+} from '../../../../contract/api-keys';
+import { apiRequest } from '../../../lib/api-client';
+import { apiKeysKeys } from './get-api-keys';
+
+export function createApiKey(request: CreateApiKeyRequest): Promise<CreatedApiKey> {
+  // The contract's own schema checks the body before it leaves.
+  return apiRequest('createApiKey', { body: createApiKeyRequestSchema.parse(request) });
+}
+
+export function useCreateApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createApiKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKeys.all }),
+  });
+}

@@ -1,0 +1,66 @@
+import { useId, useRef, useState } from 'react';
+import type { ApiKey } from '../../../../contract/api-keys';
+import {
+  hasPermission,
+  permissionSchema,
+  type AuthStatus,
+  type Permission,
+} from '../../../../contract/auth-status';
+import { Button } from '../../../components/button';
+import { Spinner } from '../../../components/spinner';
+import { describeError } from '../../../lib/api-client';
+import { useNow } from '../../../lib/time';
+import { useApiKeys } from '../api/get-api-keys';
+import { ApiKeyTable } from './api-key-table';
+import { CreateApiKeyForm } from './create-api-key-form';
+import { RevokeApiKeyDialog } from './revoke-api-key-dialog';
+
+/** The permissions of the caller's key that this console knows, in the contract's order. */
+function ownPermissions(status: AuthStatus): Permission[] {
+  return (status.permissions ?? []).flatMap((name) => {
+    const parsed = permissionSchema.safeParse(name);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/**
+ * Key management, shown when the key holds api_keys:manage and the server offers
+ * /api-keys (a 404 there hides the section).
+ */
+export function ApiKeysSection({ status }: { status: AuthStatus }) {
+  const canManage = hasPermission(status, 'api_keys:manage');
+  const keys = useApiKeys({ enabled: canManage });
+  const now = useNow();
+  const titleId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  if (!canManage || keys.data === null) return null;
+
+  return (
+    <section className="card" aria-labelledby={titleId} aria-busy={keys.isPending || undefined}>
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
+        API keys
+      </h2>
+      {keys.isPending ? (
+        <Spinner label="Loading API keys…" />
+      ) : keys.isError ? (
+        <div className="alert alert-error" role="alert">
+          <p>The API keys could not be loaded. {describeError(keys.error)}</p>
+          <Button onClick={() => void keys.refetch()}>Try again</Button>
+        </div>
+      ) : (
+        <>
+          <ApiKeyTable keys={keys.data} now={now} onRevoke={setRevoking} />
+          <CreateApiKeyForm permissions={ownPermissions(status)} />
+        </>
+      )}
+      <RevokeApiKeyDialog
+        apiKey={revoking}
+        keyInUseId={status.api_key_id}
+        onClose={() => setRevoking(null)}
+        returnFocus={heading}
+      />
+    </section>
+  );
+}

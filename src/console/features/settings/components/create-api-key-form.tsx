@@ -1,0 +1,150 @@
+/**
+ * Create a key: a name, permissions chosen from the caller's own (none chosen: the server
+ * gives all of them), an optional expiry. The body is checked with the contract's
+ * createApiKeyRequestSchema before it is sent; the secret then shows once.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  API_KEY_MAX_EXPIRES_IN_DAYS,
+  API_KEY_NAME_MAX_LENGTH,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+} from '../../../../contract/api-keys';
+import type { Permission } from '../../../../contract/auth-status';
+import { Button } from '../../../components/button';
+import { CheckboxField, TextField } from '../../../components/form-fields';
+import { ApiProblem, describeError } from '../../../lib/api-client';
+import { notify } from '../../../lib/notices';
+import { useCreateApiKey } from '../api/create-api-key';
+import { NewApiKey } from './new-api-key';
+
+const DAYS_MESSAGE = `Enter a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS}, or leave it empty.`;
+
+const createApiKeyFormSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter a name for the key.')
+    .max(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
+  grant: z.record(z.string(), z.boolean()),
+  expiresInDays: z
+    .string()
+    .trim()
+    .refine(
+      (text) =>
+        text === '' ||
+        (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= API_KEY_MAX_EXPIRES_IN_DAYS),
+      DAYS_MESSAGE,
+    ),
+});
+
+type CreateApiKeyFormInput = z.input<typeof createApiKeyFormSchema>;
+type CreateApiKeyFormValues = z.output<typeof createApiKeyFormSchema>;
+
+const FIELD_OF_PATH = { '/name': 'name', '/expires_in_days': 'expiresInDays' } as const;
+
+function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
+  return path in FIELD_OF_PATH;
+}
+
+export function CreateApiKeyForm({ permissions }: { permissions: readonly Permission[] }) {
+  const titleId = useId();
+  const permissionsHintId = useId();
+  const create = useCreateApiKey();
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<CreateApiKeyFormInput, unknown, CreateApiKeyFormValues>({
+    resolver: zodResolver(createApiKeyFormSchema),
+    defaultValues: { name: '', grant: {}, expiresInDays: '' },
+  });
+
+  const onSubmit = (values: CreateApiKeyFormValues) => {
+    setFailure(null);
+    const chosen = permissions.filter((permission) => values.grant[permission] === true);
+    const request: CreateApiKeyRequest = {
+      name: values.name,
+      ...(chosen.length > 0 ? { permissions: chosen } : {}),
+      ...(values.expiresInDays !== '' ? { expires_in_days: Number(values.expiresInDays) } : {}),
+    };
+    create.mutate(request, {
+      onSuccess: (key) => {
+        setCreated(key);
+        reset();
+        notify(`Created the key ${key.name}.`);
+      },
+      onError: (error) => {
+        let placed = false;
+        if (error instanceof ApiProblem) {
+          for (const fieldError of error.errors) {
+            if (isFieldPath(fieldError.path)) {
+              setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
+              placed = true;
+            }
+          }
+        }
+        if (!placed) setFailure(`The key was not created. ${describeError(error)}`);
+      },
+    });
+  };
+
+  return (
+    <div className="create-key">
+      <h3 id={titleId}>Create a key</h3>
+      <form className="form" noValidate aria-labelledby={titleId} onSubmit={handleSubmit(onSubmit)}>
+        <TextField
+          label="Name"
+          autoComplete="off"
+          maxLength={API_KEY_NAME_MAX_LENGTH}
+          error={errors.name?.message}
+          {...register('name')}
+        />
+        <fieldset className="permissions" aria-describedby={permissionsHintId}>
+          <legend>Permissions</legend>
+          <p id={permissionsHintId} className="field-hint">
+            The new key gets the permissions you check, from those of your key. None checked: all of
+            them.
+          </p>
+          {permissions.map((permission) => (
+            <CheckboxField
+              key={permission}
+              label={<code>{permission}</code>}
+              {...register(`grant.${permission}`)}
+            />
+          ))}
+        </fieldset>
+        <TextField
+          label="Expires in days"
+          hint="Optional. Empty: the key never expires."
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={API_KEY_MAX_EXPIRES_IN_DAYS}
+          step={1}
+          className="field-narrow"
+          error={errors.expiresInDays?.message}
+          {...register('expiresInDays')}
+        />
+        {failure && (
+          <p role="alert" className="alert alert-error">
+            {failure}
+          </p>
+        )}
+        <div className="form-actions">
+          <Button type="submit" variant="primary" pending={create.isPending}>
+            Create key
+          </Button>
+        </div>
+      </form>
+      {created && <NewApiKey created={created} onDone={() => setCreated(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ApiKey } from '../../../contract/api-keys';
+import type { AuthStatus } from '../../../contract/auth-status';
+import { routes } from '../../app/routes';
+import { connectionStore } from '../../lib/connection';
+import {
+  connectForTest,
+  jsonResponse,
+  mockFetch,
+  renderRoutes,
+  TEST_BASE_URL,
+  TEST_KEY,
+  unauthorizedResponse,
+} from '../../testing/test-utils';
+
+const adminStatus: AuthStatus = {
+  idp_organization_id: 'org_1',
+  email: 'ada@example.com',
+  role: 'admin',
+  api_key_id: 'key_admin',
+  api_key_name: 'Admin key',
+  api_key_obfuscated_value: 'sk_…aaaa',
+  permissions: ['config:read', 'config:write', 'config:publish', 'api_keys:manage'],
+};
+
+function keyRecord(id: string, name: string, extra: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id,
+    name,
+    obfuscated_value: `sk_…${id.slice(-4)}`,
+    permissions: ['config:read'],
+    created_at: '2026-11-20T10:00:00.000Z',
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+    ...extra,
+  };
+}
+
+async function connectWith(key: string, { remember = false } = {}) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('API key'), key);
+  if (remember) await user.click(screen.getByRole('checkbox', { name: 'Remember on this device' }));
+  await user.click(screen.getByRole('button', { name: 'Connect' }));
+  return user;
+}
+
+function storedAnywhere(): boolean {
+  return sessionStorage.length > 0 || localStorage.length > 0;
+}
+
+describe('the settings page: connection', () => {
+  it.each([
+    ['The API key is not known', 'That API key is not valid.'],
+    ['The API key was revoked', 'That API key was revoked.'],
+    ['The API key has expired', 'That API key has expired.'],
+  ])('says "%s" in words and stores nothing', async (detail, words) => {
+    mockFetch(() => unauthorizedResponse(detail));
+    renderRoutes(routes, { path: '/settings' });
+    await connectWith('sk_wrong_key_0000000000000000000000');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(words);
+    expect(storedAnywhere()).toBe(false);
+    expect(connectionStore.getSnapshot().connection).toBeNull();
+    expect(screen.queryByRole('complementary', { name: 'Who you are' })).toBeNull();
+  });
+
+  it('says when the server cannot be reached, and stores nothing', async () => {
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    renderRoutes(routes, { path: '/settings' });
+    await connectWith(TEST_KEY);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `The server could not be reached at ${TEST_BASE_URL}.`,
+    );
+    expect(storedAnywhere()).toBe(false);
+  });
+
+  it('checks the form before calling the server', async () => {
+    const seen = mockFetch(() => jsonResponse(adminStatus));
+    renderRoutes(routes, { path: '/settings' });
+    const user = userEvent.setup();
+    await user.clear(screen.getByLabelText('API base URL'));
+    await user.type(screen.getByLabelText('API base URL'), 'not a url');
+    await user.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(
+      await screen.findByText('Enter a URL that starts with http:// or https://.'),
+    ).toBeTruthy();
+    expect(screen.getByText('Enter an API key.')).toBeTruthy();
+    expect(seen).toHaveLength(0);
+  });
+
+  it('shows and hides the key', async () => {
+    renderRoutes(routes, { path: '/settings' });
+    const user = userEvent.setup();
+    const field = screen.getByLabelText<HTMLInputElement>('API key');
+    expect(field.type).toBe('password');
+    await user.click(screen.getByRole('button', { name: 'Show key' }));
+    expect(field.type).toBe('text');
+    await user.click(screen.getByRole('button', { name: 'Hide key' }));
+    expect(field.type).toBe('password');
+  });
+
+  it('connects, keeps the key in sessionStorage, and shows who you are', async () => {
+    const seen = mockFetch(({ url }) =>
+      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
+    );
+    renderRoutes(routes, { path: '/settings' });
+    expect((screen.getByLabelText('API base URL') as HTMLInputElement).value).toBe(TEST_BASE_URL);
+    await connectWith(TEST_KEY);
+    expect((await screen.findByRole('status')).textContent).toBe('Connected as ada@example.com');
+    expect(seen[0]?.headers.get('Authorization')).toBe(`Bearer ${TEST_KEY}`);
+    expect(sessionStorage.length).toBe(1);
+    expect(localStorage.length).toBe(0);
+    const panel = screen.getByRole('complementary', { name: 'Who you are' });
+    expect(panel.textContent).toContain('ada@example.com');
+  });
+
+  it('remembers the key on this device when asked', async () => {
+    mockFetch(({ url }) =>
+      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
+    );
+    renderRoutes(routes, { path: '/settings' });
+    await connectWith(TEST_KEY, { remember: true });
+    await screen.findByText('Connected as ada@example.com');
+    expect(localStorage.length).toBe(1);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('signs out: the key and the cache are gone', async () => {
+    connectForTest(true);
+    mockFetch(({ url }) =>
+      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
+    );
+    const { queryClient } = renderRoutes(routes, { path: '/settings' });
+    await screen.findByText('Connected as ada@example.com');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Connect' })).toBeTruthy();
+    expect(storedAnywhere()).toBe(false);
+    // No cached response is left (a disabled observer may keep an empty entry).
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((query) => query.state.data !== undefined),
+    ).toEqual([]);
+    expect(screen.queryByRole('complementary', { name: 'Who you are' })).toBeNull();
+  });
+
+  it('sends a person without a key to the settings', async () => {
+    renderRoutes(routes, { path: '/configs' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Connect with an API key to continue.');
+  });
+
+  it('a 401 on another page sends the person to the settings with the reason', async () => {
+    connectForTest();
+    mockFetch(() => unauthorizedResponse('The API key was revoked'));
+    const { router } = renderRoutes(routes, { path: '/configs' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/settings');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Your API key was revoked. Connect with another key.',
+    );
+    expect(storedAnywhere()).toBe(false);
+  });
+});
+
+describe('the settings page: API keys', () => {
+  it('lists the keys, creates one and shows its secret once', async () => {
+    connectForTest();
+    let keys = [
+      keyRecord('key_admin', 'Admin key', {
+        permissions: adminStatus.permissions as ApiKey['permissions'],
+      }),
+    ];
+    const seen = mockFetch(({ url, method, body }) => {
+      if (url.endsWith('/auth/status')) return jsonResponse(adminStatus);
+      if (method === 'POST') {
+        const created = keyRecord('key_new1', 'CI', { permissions: ['config:read'] });
+        keys = [...keys, created];
+        expect(body).toEqual({ name: 'CI', permissions: ['config:read'], expires_in_days: 30 });
+        return jsonResponse({ ...created, secret: 'sk_secret_shown_once' }, 201);
+      }
+      return jsonResponse(keys);
+    });
+    renderRoutes(routes, { path: '/settings' });
+    const table = await screen.findByRole('table', { name: 'API keys' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Name', 'Key', 'Permissions', 'Created', 'Last used', 'Expires', 'Status']);
+
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'CI');
+    await user.click(screen.getByRole('checkbox', { name: 'config:read' }));
+    await user.type(screen.getByRole('spinbutton', { name: 'Expires in days' }), '30');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+
+    const secret = await screen.findByRole<HTMLInputElement>('textbox', { name: 'New API key' });
+    expect(secret.value).toBe('sk_secret_shown_once');
+    expect(secret.readOnly).toBe(true);
+    expect(screen.getByText('Copy this key now: it will not be shown again.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy key' })).toBeTruthy();
+    // The list was refetched through the factory's key.
+    await within(table).findByText('CI');
+    expect(seen.filter((request) => request.url.endsWith('/api-keys')).length).toBeGreaterThan(2);
+    // One checkbox per permission the caller holds, labelled by the permission.
+    for (const permission of adminStatus.permissions ?? []) {
+      expect(screen.getByRole('checkbox', { name: permission })).toBeTruthy();
+    }
+  });
+
+  it('revokes a key after confirmation; revoking the key in use signs out', async () => {
+    connectForTest();
+    const keys = [keyRecord('key_admin', 'Admin key'), keyRecord('key_other', 'Old laptop')];
+    const revoked: string[] = [];
+    mockFetch(({ url, method }) => {
+      if (url.endsWith('/auth/status')) return jsonResponse(adminStatus);
+      if (method === 'DELETE') {
+        const id = decodeURIComponent(url.split('/').pop() ?? '');
+        revoked.push(id);
+        const key = keys.find((candidate) => candidate.id === id);
+        return jsonResponse({ ...key, revoked_at: '2026-11-22T10:00:00.000Z' });
+      }
+      return jsonResponse(
+        keys.map((key) =>
+          revoked.includes(key.id) ? { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } : key,
+        ),
+      );
+    });
+    renderRoutes(routes, { path: '/settings' });
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Revoke Old laptop' }));
+    let dialog = screen.getByRole('dialog', { name: 'Revoke Old laptop?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(revoked).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Revoke Old laptop' }));
+    dialog = screen.getByRole('dialog', { name: 'Revoke Old laptop?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Revoke Old laptop' })).toBeNull(),
+    );
+    expect(revoked).toEqual(['key_other']);
+    expect(connectionStore.getSnapshot().connection).not.toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Revoke Admin key' }));
+    dialog = screen.getByRole('dialog', { name: 'Revoke Admin key?' });
+    expect(dialog.textContent).toContain('revoking it signs you out');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByRole('button', { name: 'Connect' })).toBeTruthy();
+    expect(connectionStore.getSnapshot().connection).toBeNull();
+    expect(storedAnywhere()).toBe(false);
+  });
+
+  it('is hidden when the server does not offer /api-keys', async () => {
+    connectForTest();
+    mockFetch(({ url }) =>
+      url.endsWith('/auth/status')
+        ? jsonResponse(adminStatus)
+        : new Response('Not Found', { status: 404 }),
+    );
+    renderRoutes(routes, { path: '/settings' });
+    await screen.findByText('Connected as ada@example.com');
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'API keys' })).toBeNull());
+    expect(screen.getByRole('complementary', { name: 'Who you are' })).toBeTruthy();
+  });
+
+  it('is hidden when the key does not hold api_keys:manage', async () => {
+    connectForTest();
+    const seen = mockFetch(() => jsonResponse({ ...adminStatus, permissions: ['config:read'] }));
+    renderRoutes(routes, { path: '/settings' });
+    await screen.findByText('Connected as ada@example.com');
+    expect(screen.queryByRole('heading', { name: 'API keys' })).toBeNull();
+    expect(seen.every((request) => request.url.endsWith('/auth/status'))).toBe(true);
+  });
+});

@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import {
+  connectForTest,
+  jsonResponse,
+  mockFetch,
+  problemResponse,
+  TEST_BASE_URL,
+  TEST_KEY,
+  unauthorizedResponse,
+} from '../testing/test-utils';
+import {
+  apiRequest,
+  ApiProblem,
+  callApi,
+  describeError,
+  isNotOffered,
+  NetworkError,
+  NotConnectedError,
+  ResponseParseError,
+} from './api-client';
+import { connectionStore } from './connection';
+
+const status = {
+  idp_organization_id: 'org_1',
+  email: 'ada@example.com',
+  permissions: ['config:read'],
+};
+
+const apiKey = {
+  id: 'key_1',
+  name: 'CI',
+  obfuscated_value: 'sk_…abcd',
+  permissions: ['config:read'],
+  created_at: '2026-11-20T10:00:00.000Z',
+  last_used_at: null,
+  expires_at: null,
+  revoked_at: null,
+};
+
+describe('the API client', () => {
+  it('sends the key as a bearer token to the base URL and parses the response', async () => {
+    connectForTest();
+    const seen = mockFetch(() => jsonResponse(status));
+    await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/status`);
+    expect(seen[0]?.method).toBe('GET');
+    expect(seen[0]?.headers.get('Authorization')).toBe(`Bearer ${TEST_KEY}`);
+  });
+
+  it('builds paths with parameters, sends JSON bodies and returns headers', async () => {
+    connectForTest();
+    const seen = mockFetch(({ method }) =>
+      method === 'POST'
+        ? jsonResponse({ ...apiKey, secret: 'sk_new' }, 201)
+        : jsonResponse({ ...apiKey, revoked_at: '2026-11-21T10:00:00.000Z' }, 200, { ETag: '"3"' }),
+    );
+    const created = await apiRequest('createApiKey', { body: { name: 'CI' } });
+    expect(created.secret).toBe('sk_new');
+    expect(seen[0]?.headers.get('Content-Type')).toBe('application/json');
+    expect(seen[0]?.body).toEqual({ name: 'CI' });
+
+    const revoked = await callApi('revokeApiKey', { params: { id: 'key/1' } });
+    expect(seen[1]?.url).toBe(`${TEST_BASE_URL}/api-keys/key%2F1`);
+    expect(seen[1]?.method).toBe('DELETE');
+    expect(revoked.data.revoked_at).toBe('2026-11-21T10:00:00.000Z');
+    expect(revoked.headers.get('ETag')).toBe('"3"');
+  });
+
+  it('turns a problem+json body into an ApiProblem with status, code, detail and errors', async () => {
+    connectForTest();
+    mockFetch(
+      () =>
+        new Response(
+          JSON.stringify({
+            type: 'urn:provisioning:problem:invalid_request',
+            title: 'The request is malformed',
+            status: 400,
+            detail: 'name is empty',
+            code: 'invalid_request',
+            errors: [{ path: '/name', message: 'Too small' }],
+          }),
+          { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
+        ),
+    );
+    const error = await apiRequest('createApiKey', { body: { name: 'x' } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ApiProblem);
+    const problem = error as ApiProblem;
+    expect(problem.status).toBe(400);
+    expect(problem.code).toBe('invalid_request');
+    expect(problem.detail).toBe('name is empty');
+    expect(problem.errors).toEqual([{ path: '/name', message: 'Too small' }]);
+    expect(problem.endpoint).toBe('createApiKey');
+    expect(describeError(problem)).toBe('name is empty.');
+  });
+
+  it('keeps the status of a failure that is not a problem body', async () => {
+    connectForTest();
+    mockFetch(() => new Response('<h1>Not Found</h1>', { status: 404, statusText: 'Not Found' }));
+    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiProblem);
+    expect((error as ApiProblem).status).toBe(404);
+    expect((error as ApiProblem).detail).toBe('The server answered 404 Not Found.');
+    // A 404 from an endpoint beyond the seed: not offered; from a seed endpoint: not.
+    expect(isNotOffered(error)).toBe(true);
+    const seedError = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect(isNotOffered(seedError)).toBe(false);
+  });
+
+  it('reads Retry-After on a 429', async () => {
+    connectForTest();
+    mockFetch(() => problemResponse('rate_limited', 'Slow down', { 'Retry-After': '7' }));
+    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect((error as ApiProblem).retryAfterSeconds).toBe(7);
+    expect(describeError(error)).toBe('Too many requests. Try again in 7 seconds.');
+    // A 429 is not an authentication failure: the key stays.
+    expect(connectionStore.getSnapshot().connection).not.toBeNull();
+  });
+
+  it.each([
+    ['The API key was revoked', 'revoked'],
+    ['The API key has expired', 'expired'],
+    ['The API key is not known', 'invalid'],
+    ['The API key is malformed', 'invalid'],
+  ] as const)('a 401 "%s" clears the connection with the reason %s', async (detail, failure) => {
+    connectForTest(true);
+    mockFetch(() => unauthorizedResponse(detail));
+    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiProblem);
+    expect((error as ApiProblem).authFailure).toBe(failure);
+    expect(connectionStore.getSnapshot()).toEqual({
+      connection: null,
+      signOutReason: { kind: 'unauthorized', failure },
+    });
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('reads the reason of a 401 from WWW-Authenticate when the body says nothing', async () => {
+    connectForTest();
+    mockFetch(
+      () =>
+        new Response('', {
+          status: 401,
+          headers: {
+            'WWW-Authenticate': 'Bearer error="invalid_token", error_description="key expired"',
+          },
+        }),
+    );
+    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ApiProblem);
+    expect(connectionStore.getSnapshot().signOutReason).toEqual({
+      kind: 'unauthorized',
+      failure: 'expired',
+    });
+  });
+
+  it('leaves the stored connection alone when a key being checked gets a 401', async () => {
+    connectForTest();
+    mockFetch(() => unauthorizedResponse('The API key is not known'));
+    await expect(
+      apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
+    ).rejects.toBeInstanceOf(ApiProblem);
+    expect(connectionStore.getSnapshot().connection?.apiKey).toBe(TEST_KEY);
+  });
+
+  it('rejects a success response that does not match the contract', async () => {
+    connectForTest();
+    mockFetch(() => jsonResponse({ email: 'no organization' }));
+    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as ResponseParseError).issues[0]?.path).toEqual(['idp_organization_id']);
+    expect((error as ResponseParseError).message).not.toContain(TEST_KEY);
+  });
+
+  it('rejects a success response that is not JSON', async () => {
+    connectForTest();
+    mockFetch(() => new Response('<!doctype html><title>Some page</title>', { status: 200 }));
+    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ResponseParseError);
+  });
+
+  it('turns a failed fetch into a NetworkError that names the server, not the key', async () => {
+    connectForTest();
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(describeError(error)).toBe(`The server could not be reached at ${TEST_BASE_URL}.`);
+    expect(String(error)).not.toContain(TEST_KEY);
+  });
+
+  it('refuses to call without a connection', async () => {
+    const seen = mockFetch(() => jsonResponse(status));
+    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(NotConnectedError);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('returns undefined for a 204 without reading a body', async () => {
+    connectForTest();
+    mockFetch(() => new Response(null, { status: 204 }));
+    await expect(apiRequest('deleteConfig', { params: { id: 'cfg_1' } })).resolves.toBeUndefined();
+  });
+});

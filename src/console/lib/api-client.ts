@@ -1,0 +1,304 @@
+/**
+ * The one API client. Base URL and key come from the connection; every success is parsed
+ * with the contract's schema for the endpoint, every failure becomes a typed error:
+ * `ApiProblem` (the server answered with a problem), `NetworkError` (no answer),
+ * `ResponseParseError` (an answer that is not what the contract says).
+ * A 401 on the stored connection signs out with the reason; the router then sends the
+ * person to the settings. The key is only ever sent in the Authorization header.
+ */
+import { z } from 'zod';
+import {
+  buildPath,
+  contract,
+  type Contract,
+  type Endpoint,
+  type EndpointName,
+  type ParamsOf,
+  type QueryOf,
+  type RequestBodyOf,
+  type ResponseBodyOf,
+} from '../../contract/endpoints';
+import { problemSchema, type Problem, type ProblemFieldError } from '../../contract/problem';
+import type { ValidationReport } from '../../contract/validation';
+import { connectionStore, type AuthFailure, type Connection } from './connection';
+
+export class ApiProblem extends Error {
+  override readonly name = 'ApiProblem';
+  readonly endpoint: EndpointName;
+  readonly status: number;
+  readonly code: string;
+  readonly type: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: readonly ProblemFieldError[];
+  readonly validation: ValidationReport | undefined;
+  /** The `WWW-Authenticate` challenge of a 401 or 403. */
+  readonly challenge: string | undefined;
+  /** Seconds to wait, from `Retry-After` (429). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    endpoint: EndpointName,
+    problem: Problem,
+    headers: { challenge?: string | undefined; retryAfterSeconds?: number | undefined } = {},
+  ) {
+    super(`${endpoint}: ${problem.status} ${problem.code}: ${problem.detail}`);
+    this.endpoint = endpoint;
+    this.status = problem.status;
+    this.code = problem.code;
+    this.type = problem.type;
+    this.title = problem.title;
+    this.detail = problem.detail;
+    this.errors = problem.errors ?? [];
+    this.validation = problem.validation;
+    this.challenge = headers.challenge;
+    this.retryAfterSeconds = headers.retryAfterSeconds;
+  }
+
+  /** For a 401: whether the key was revoked, has expired, or is not valid at all. */
+  get authFailure(): AuthFailure | undefined {
+    if (this.status !== 401) return undefined;
+    return authFailureOf(`${this.detail} ${this.challenge ?? ''}`);
+  }
+}
+
+/** The server could not be reached (DNS, refused, offline, blocked by CORS or CSP). */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  readonly baseUrl: string;
+  constructor(baseUrl: string, options?: ErrorOptions) {
+    super(`The server could not be reached at ${baseUrl}.`, options);
+    this.baseUrl = baseUrl;
+  }
+}
+
+/** A success response that does not match the contract (or is not JSON). */
+export class ResponseParseError extends Error {
+  override readonly name = 'ResponseParseError';
+  readonly endpoint: EndpointName;
+  readonly status: number;
+  readonly issues: readonly z.core.$ZodIssue[];
+  constructor(
+    endpoint: EndpointName,
+    status: number,
+    reason: string,
+    issues: readonly z.core.$ZodIssue[] = [],
+    options?: ErrorOptions,
+  ) {
+    super(`${endpoint}: the ${status} response does not match the contract: ${reason}`, options);
+    this.endpoint = endpoint;
+    this.status = status;
+    this.issues = issues;
+  }
+}
+
+/** A request was made without a connection (a bug, or a sign-out while it was queued). */
+export class NotConnectedError extends Error {
+  override readonly name = 'NotConnectedError';
+  constructor() {
+    super('Not connected: connect with an API key first.');
+  }
+}
+
+export function authFailureOf(text: string): AuthFailure {
+  const lower = text.toLowerCase();
+  if (lower.includes('revoked')) return 'revoked';
+  if (lower.includes('expired')) return 'expired';
+  return 'invalid';
+}
+
+export interface RequestOptions<N extends EndpointName> {
+  readonly params?: ParamsOf<Contract[N]>;
+  readonly query?: QueryOf<Contract[N]>;
+  readonly body?: RequestBodyOf<Contract[N]>;
+  /** Extra request headers, e.g. If-Match. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  /**
+   * Use this connection instead of the stored one (checking a key before storing it).
+   * A 401 then only throws: the stored connection is left alone.
+   */
+  readonly connection?: Pick<Connection, 'baseUrl' | 'apiKey'>;
+}
+
+export interface ApiResponse<T> {
+  readonly data: T;
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+function urlOf(baseUrl: string, endpoint: Endpoint, params: object, query: object): string {
+  const path = buildPath(endpoint.path, params as Record<string, string>);
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  const queryString = search.toString();
+  return `${baseUrl.replace(/\/+$/, '')}${path}${queryString ? `?${queryString}` : ''}`;
+}
+
+/** The schema of a success status; the endpoint's only success schema for an unlisted 2xx. */
+function successSchemaOf(endpoint: Endpoint, status: number): z.ZodType | null {
+  const listed = endpoint.responses[status];
+  if (listed !== undefined) return listed;
+  for (const [code, schema] of Object.entries(endpoint.responses)) {
+    if (Number(code) < 300 && schema !== undefined) return schema;
+  }
+  return null;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+function retryAfterOf(headers: Headers): number | undefined {
+  const value = headers.get('Retry-After');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+async function problemOf(name: EndpointName, response: Response): Promise<ApiProblem> {
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const headers = {
+    challenge: response.headers.get('WWW-Authenticate') ?? undefined,
+    retryAfterSeconds: retryAfterOf(response.headers),
+  };
+  const parsed = problemSchema.safeParse(body);
+  if (parsed.success)
+    return new ApiProblem(name, { ...parsed.data, status: response.status }, headers);
+  // Not a problem body (a proxy, or a server that is not this one): keep the status.
+  const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return new ApiProblem(
+    name,
+    {
+      type: 'about:blank',
+      title: response.statusText || `HTTP ${response.status}`,
+      status: response.status,
+      detail: `The server answered ${answer}.`,
+      code: response.status === 404 ? 'not_found' : `http_${response.status}`,
+    },
+    headers,
+  );
+}
+
+/** Calls an endpoint of the contract and returns its parsed body with status and headers. */
+export async function callApi<N extends EndpointName>(
+  name: N,
+  options: RequestOptions<N> = {},
+): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
+  const endpoint: Endpoint = contract[name];
+  const connection = options.connection ?? connectionStore.getSnapshot().connection;
+  if (!connection) throw new NotConnectedError();
+
+  const headers = new Headers({ Accept: 'application/json, application/problem+json' });
+  if (endpoint.auth === 'api_key') headers.set('Authorization', `Bearer ${connection.apiKey}`);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  for (const [header, value] of Object.entries(options.headers ?? {})) headers.set(header, value);
+
+  let response: Response;
+  try {
+    response = await fetch(
+      urlOf(connection.baseUrl, endpoint, options.params ?? {}, options.query ?? {}),
+      {
+        method: endpoint.method,
+        headers,
+        body,
+        signal: options.signal,
+        credentials: 'omit',
+        cache: 'no-store',
+      },
+    );
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new NetworkError(connection.baseUrl, { cause: error });
+  }
+
+  if (!response.ok) {
+    const problem = await problemOf(name, response);
+    const stored = connectionStore.getSnapshot().connection;
+    // Only the stored key is dropped, and only if it is still the one that failed.
+    if (
+      problem.status === 401 &&
+      options.connection === undefined &&
+      stored?.apiKey === connection.apiKey
+    ) {
+      connectionStore.signOut({ kind: 'unauthorized', failure: problem.authFailure ?? 'invalid' });
+    }
+    throw problem;
+  }
+
+  const schema = successSchemaOf(endpoint, response.status);
+  if (schema === null) {
+    return {
+      data: undefined as ResponseBodyOf<Contract[N]>,
+      status: response.status,
+      headers: response.headers,
+    };
+  }
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ResponseParseError(name, response.status, 'the body is not JSON', [], {
+      cause: error,
+    });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ResponseParseError(
+      name,
+      response.status,
+      z.prettifyError(parsed.error),
+      parsed.error.issues,
+    );
+  }
+  return {
+    data: parsed.data as ResponseBodyOf<Contract[N]>,
+    status: response.status,
+    headers: response.headers,
+  };
+}
+
+/** Calls an endpoint of the contract and returns its parsed body. */
+export async function apiRequest<N extends EndpointName>(
+  name: N,
+  options: RequestOptions<N> = {},
+): Promise<ResponseBodyOf<Contract[N]>> {
+  return (await callApi(name, options)).data;
+}
+
+/** A 404 from an endpoint beyond the seed: this server does not offer it. */
+export function isNotOffered(error: unknown): boolean {
+  return error instanceof ApiProblem && error.status === 404 && !contract[error.endpoint].seed;
+}
+
+/** An error in words a person understands, for notices and form alerts. */
+export function describeError(error: unknown): string {
+  if (error instanceof NetworkError) return error.message;
+  if (error instanceof ApiProblem) {
+    if (error.status === 429) {
+      return error.retryAfterSeconds === undefined
+        ? 'Too many requests. Try again in a moment.'
+        : `Too many requests. Try again in ${error.retryAfterSeconds} seconds.`;
+    }
+    if (error.status >= 500) return 'The server ran into a problem. Try again later.';
+    return error.detail.endsWith('.') ? error.detail : `${error.detail}.`;
+  }
+  if (error instanceof ResponseParseError) {
+    return 'The server sent an answer the console does not understand.';
+  }
+  if (error instanceof NotConnectedError) return 'Connect with an API key to continue.';
+  return 'Something went wrong.';
+}

@@ -1,0 +1,106 @@
+/**
+ * Helpers for the console's component tests: a fresh QueryClient with retry off per test,
+ * a memory router, a mocked global fetch, and a clean connection after each test.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { cleanup, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { afterEach, vi } from 'vitest';
+import { problemOf, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../contract/problem';
+import { AppProvider } from '../app/provider';
+import { connectionStore } from '../lib/connection';
+import { clearNotices } from '../lib/notices';
+
+afterEach(() => {
+  cleanup();
+  connectionStore.signOut();
+  sessionStorage.clear();
+  localStorage.clear();
+  clearNotices();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+export const TEST_BASE_URL = `${window.location.origin}/api/v1`;
+export const TEST_KEY = 'sk_test_0123456789abcdefghijklmnopqrstuv';
+
+export function createTestQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+}
+
+export interface SeenRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+export type FetchHandler = (request: SeenRequest) => Response | Promise<Response>;
+
+/** Replaces the global fetch; returns the requests it saw. */
+export function mockFetch(handler: FetchHandler): SeenRequest[] {
+  const seen: SeenRequest[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const request: SeenRequest = {
+      url: input instanceof Request ? input.url : String(input),
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    seen.push(request);
+    return handler(request);
+  });
+  return seen;
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+export function problemResponse(
+  code: ProblemCode,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const problem = problemOf(code, detail);
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+/** The answer of a revoked, expired or unknown key, as the service sends it. */
+export function unauthorizedResponse(detail: string): Response {
+  return problemResponse('unauthenticated', detail, {
+    'WWW-Authenticate': `Bearer realm="provisioning", error="invalid_token", error_description="${detail}"`,
+  });
+}
+
+export function connectForTest(remember = false): void {
+  connectionStore.connect({ baseUrl: TEST_BASE_URL, apiKey: TEST_KEY }, remember);
+}
+
+/** Renders routes with the app's providers, starting at `path`. */
+export function renderRoutes(
+  routes: RouteObject[],
+  { path = '/settings', queryClient = createTestQueryClient() } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...result, router, queryClient };
+}
+
+/** Renders one element (at every path) with the app's providers. */
+export function renderWithProviders(element: ReactNode, options: { path?: string } = {}) {
+  return renderRoutes([{ path: '*', element }], options);
+}
