@@ -52,3 +52,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('a deep link to a config page lands there once connected', async ({ page, seed }) => {
+  await connectAs(page, seed.keys.admin);
+  await page.goto('/configs/live');
+  await expect(page.getByRole('heading', { level: 1, name: 'Live config' })).toBeVisible();
+  await expect(whoAmI(page)).toBeVisible();
+  await expect(page).toHaveTitle(/Live config/);
+});

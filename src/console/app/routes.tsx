@@ -1,6 +1,7 @@
 /** One URL per page. Pages that need a key sit under RequireConnection. */
 import { Navigate, type RouteObject } from 'react-router';
 import { AbTestsPage } from '../features/ab-tests/ab-tests-page';
+import { ConfigPage } from '../features/configs/config-page';
 import { ConfigsPage } from '../features/configs/configs-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { Layout } from './routes/layout';
@@ -24,6 +25,7 @@ export const routes: RouteObject[] = [
             element: <RequireConnection />,
             children: [
               { path: 'configs', element: <ConfigsPage /> },
+              { path: 'configs/:id', element: <ConfigPage /> },
               { path: 'ab-tests', element: <AbTestsPage /> },
             ],
           },
