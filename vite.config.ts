@@ -28,6 +28,8 @@ export default defineConfig({
   test: {
     // Only unit and API tests: Playwright specs in e2e/ are run by Playwright.
     pool: 'threads',
+    // Property and concurrency tests take seconds; on 2 busy cores the 5 s default is flaky.
+    testTimeout: 60_000,
     projects: [
       {
         extends: true,
