@@ -1,24 +1,96 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+/** Packages only the editor route loads (Monaco, monaco-yaml and what they bring). */
+const EDITOR_PACKAGES =
+  /node_modules[\\/](monaco-editor|monaco-yaml|@monaco-editor[\\/][^\\/]+|monaco-[a-z-]+|vscode-[a-z-]+)[\\/]/;
+
+/**
+ * Keeps dist/ small: a chunk that is (nearly) all third-party code (React, Monaco, the
+ * Monaco workers) ships without its source map, which would be several times its size and
+ * tells nothing about this project's code. Chunks of our own code keep theirs.
+ */
+function ownSourceMapsOnly(): Plugin {
+  return {
+    name: 'own-source-maps-only',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        let total = 0;
+        let own = 0;
+        for (const [id, module] of Object.entries(output.modules)) {
+          total += module.renderedLength;
+          if (!id.includes('node_modules')) own += module.renderedLength;
+        }
+        if (total === 0 || own / total >= 0.05) continue;
+        const mapName = `${output.fileName}.map`;
+        Reflect.deleteProperty(bundle, mapName);
+        output.map = null;
+        output.code = output.code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+      }
+    },
+  };
+}
 
 // The console is a static SPA built into dist/; the service serves it (issue 3).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), ownSourceMapsOnly()],
+  resolve: {
+    alias: [
+      {
+        // monaco-yaml's formatter, which the console turns off (prettier-stub.ts).
+        find: /^prettier\/(standalone|plugins\/yaml|plugins\/estree)$/,
+        replacement: fileURLToPath(
+          new URL('./src/console/features/editor/monaco/prettier-stub.ts', import.meta.url),
+        ),
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across
-        // releases and load in parallel.
+        // releases and load in parallel. Only what the first page needs ($initial) goes in
+        // them: Monaco and the editor's libraries stay in the editor route's own chunks.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              tags: ['$initial'],
+            },
+            // Vite's preload helper too: else it lands in the Monaco chunk, whose lazy
+            // imports use it, and the first page would load Monaco to get it.
+            {
+              name: 'vendor',
+              test: /node_modules[\\/]|vite[\\/]preload-helper/,
+              tags: ['$initial'],
+            },
+            { name: 'monaco', test: EDITOR_PACKAGES },
           ],
         },
       },
     },
+  },
+  // Monaco's workers and ours are module workers bundled from this project (no CDN, no
+  // blob: or eval), which the service's Content-Security-Policy allows.
+  worker: { format: 'es', plugins: () => [ownSourceMapsOnly()] },
+  optimizeDeps: {
+    // The dev server discovers these late (the editor route is lazy) and would reload the
+    // page once on a cold cache.
+    include: [
+      'monaco-editor/esm/vs/editor/edcore.main.js',
+      'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js',
+      'monaco-editor/esm/vs/editor/editor.worker.js',
+      'monaco-yaml',
+      'monaco-yaml/yaml.worker.js',
+      '@monaco-editor/react',
+    ],
   },
   server: {
     port: 5173,

@@ -149,15 +149,23 @@ export async function storedValues(page: Page): Promise<{ local: string[]; sessi
   }));
 }
 
-/** axe-core on the page as it is now (after loading finished): zero violations. */
-export async function expectNoAxeViolations(page: Page): Promise<void> {
+/**
+ * axe-core on the page as it is now (after loading finished): zero violations. `exclude`
+ * leaves out third-party widgets whose insides are not ours to fix (say why at the call).
+ */
+export async function expectNoAxeViolations(
+  page: Page,
+  { exclude = [] }: { exclude?: string[] } = {},
+): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  const results = await new AxeBuilder({ page }).analyze();
+  let builder = new AxeBuilder({ page });
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const results = await builder.analyze();
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,
     help: violation.help,
-    nodes: violation.nodes.map((node) => node.target.join(' ')),
+    nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.html}`),
   }));
   expect(violations, `axe-core violations on ${new URL(page.url()).pathname}`).toEqual([]);
 }

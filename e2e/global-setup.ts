@@ -2,7 +2,8 @@
  * Seeds the run's data directory through the operator's command line, as an operator would,
  * while the service (started by `webServer`) runs on it: an account with an admin, an editor
  * and a viewer, their keys, a key that expires in 3 days, a revoked key, and a second account
- * with its own key. What the tests need is written to SEED_FILE, which the fixtures read.
+ * with its own key, and a third account (an admin and an editor) whose configs the editor's
+ * journeys change. What the tests need is written to SEED_FILE, which the fixtures read.
  */
 import type { FullConfig } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ interface CreatedAccount {
   account_id: string;
   account_name: string;
   user_id: string;
+  live_config_id: string;
 }
 
 function createAccount(name: string, ownerEmail: string): CreatedAccount {
@@ -51,6 +53,8 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   const editorId = createUser(acme.account_id, 'eddie@acme.test', 'editor');
   const viewerId = createUser(acme.account_id, 'vera@acme.test', 'viewer');
   const globex = createAccount('Globex', 'gus@globex.test');
+  const initech = createAccount('Initech', 'ines@initech.test');
+  const initechEditorId = createUser(initech.account_id, 'ed@initech.test', 'editor');
 
   const created: Record<keyof Seed['keys'], CreatedKey> = {
     admin: createKey(acme.user_id, 'Ada main key'),
@@ -59,6 +63,8 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     expiring: createKey(editorId, 'Eddie short-lived key', ['--expires-in-days', '3']),
     revoked: createKey(acme.user_id, 'Ada old key'),
     otherAccount: createKey(globex.user_id, 'Gus main key'),
+    configsAdmin: createKey(initech.user_id, 'Ines main key'),
+    configsEditor: createKey(initechEditorId, 'Ed work key'),
   };
 
   const keys = {} as Seed['keys'];
@@ -81,6 +87,11 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     baseURL,
     account: { id: acme.account_id, name: acme.account_name },
     otherAccount: { id: globex.account_id, name: globex.account_name },
+    configsAccount: {
+      id: initech.account_id,
+      name: initech.account_name,
+      liveConfigId: initech.live_config_id,
+    },
     keys,
   };
   mkdirSync(dirname(SEED_FILE), { recursive: true });

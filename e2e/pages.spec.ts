@@ -3,6 +3,7 @@
  * navigation, the whoami panel while connected, zero axe-core violations in the light and the
  * dark theme, and a screenshot of each kept in test-results/screenshots/.
  */
+import { ConfigApi } from './editor';
 import { connectAs, expect, expectNoAxeViolations, saveScreenshot, test, whoAmI } from './fixtures';
 
 const PAGES = [
@@ -54,9 +55,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 test('a deep link to a config page lands there once connected', async ({ page, seed }) => {
+  // The page's h1 and title are the config's label (docs/console.md).
+  const live = await ConfigApi.of(seed, seed.keys.admin).live();
   await connectAs(page, seed.keys.admin);
   await page.goto('/configs/live');
-  await expect(page.getByRole('heading', { level: 1, name: 'Live config' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: live.label })).toBeVisible();
   await expect(whoAmI(page)).toBeVisible();
-  await expect(page).toHaveTitle(/Live config/);
+  await expect(page).toHaveTitle(new RegExp(`^${live.label} · `));
 });

@@ -20,7 +20,22 @@ export interface Seed {
   baseURL: string;
   account: { id: string; name: string };
   otherAccount: { id: string; name: string };
-  keys: Record<'admin' | 'editor' | 'viewer' | 'expiring' | 'revoked' | 'otherAccount', SeedKey>;
+  /**
+   * An account of its own for the config editor's journeys, which save drafts, publish and
+   * make versions live: its live config changes under them, never under the other specs.
+   */
+  configsAccount: { id: string; name: string; liveConfigId: string };
+  keys: Record<
+    | 'admin'
+    | 'editor'
+    | 'viewer'
+    | 'expiring'
+    | 'revoked'
+    | 'otherAccount'
+    | 'configsAdmin'
+    | 'configsEditor',
+    SeedKey
+  >;
 }
 
 /** What `provisioning keys create` prints. */

@@ -1,13 +1,34 @@
 /** One URL per page. Pages that need a key sit under RequireConnection. */
+import { lazy, Suspense } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { Spinner } from '../components/spinner';
 import { AbTestsPage } from '../features/ab-tests/ab-tests-page';
-import { ConfigPage } from '../features/configs/config-page';
 import { ConfigsPage } from '../features/configs/configs-page';
+import { HistoryPage } from '../features/configs/history-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { Layout } from './routes/layout';
 import { NotFoundPage } from './routes/not-found';
 import { RequireConnection } from './routes/require-connection';
 import { RouteError } from './routes/route-error';
+
+// The editor page is its own chunk: the first page never loads it (nor Monaco with it).
+const ConfigPage = lazy(() =>
+  import('../features/configs/config-page').then((module) => ({ default: module.ConfigPage })),
+);
+
+function EditorRoute() {
+  return (
+    <Suspense
+      fallback={
+        <div className="page" aria-busy="true">
+          <Spinner label="Loading the editor…" />
+        </div>
+      }
+    >
+      <ConfigPage />
+    </Suspense>
+  );
+}
 
 export const routes: RouteObject[] = [
   {
@@ -25,7 +46,8 @@ export const routes: RouteObject[] = [
             element: <RequireConnection />,
             children: [
               { path: 'configs', element: <ConfigsPage /> },
-              { path: 'configs/:id', element: <ConfigPage /> },
+              { path: 'configs/:id', element: <EditorRoute /> },
+              { path: 'configs/:id/history', element: <HistoryPage /> },
               { path: 'ab-tests', element: <AbTestsPage /> },
             ],
           },

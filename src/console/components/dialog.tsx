@@ -21,6 +21,8 @@ interface DialogProps {
   initialFocus?: RefObject<HTMLElement | null>;
   /** Focused on close when the opener is gone (e.g. the row it was in disappeared). */
   returnFocus?: RefObject<HTMLElement | null>;
+  /** Room for wide content such as a diff. */
+  wide?: boolean;
 }
 
 const FOCUSABLE =
@@ -30,7 +32,15 @@ function currentOf(ref: RefObject<HTMLElement | null> | undefined): HTMLElement 
   return ref?.current ?? null;
 }
 
-export function Dialog({ open, onClose, title, children, initialFocus, returnFocus }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  initialFocus,
+  returnFocus,
+  wide = false,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -76,7 +86,7 @@ export function Dialog({ open, onClose, title, children, initialFocus, returnFoc
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
       aria-labelledby={titleId}
       onKeyDown={onKeyDown}
       // The browser's own Escape handling would close it behind React's back.

@@ -1,12 +1,70 @@
+import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import type { ConfigSummary } from '../../../contract/configs';
+import { Button } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import { describeError } from '../../lib/api-client';
+import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
+import { useConfigs } from './api/get-configs';
+import { ConfigTable } from './components/config-table';
+import { DiscardConfigDialog } from './components/discard-config-dialog';
+import { MakeLiveDialog } from './components/make-live-dialog';
+import { offers } from './permissions';
 
-/** `/configs`: placeholder until issue 5 brings the config list and the editor. */
+/** `/configs`: the live config, drafts and published versions. */
 export function ConfigsPage() {
   usePageTitle('Configs');
+  const configs = useConfigs();
+  const auth = useAuthStatus();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const listId = useId();
+  const [discarding, setDiscarding] = useState<ConfigSummary | null>(null);
+  const [activating, setActivating] = useState<ConfigSummary | null>(null);
+
   return (
     <div className="page">
-      <h1>Configs</h1>
-      <p>The list of configs, drafts and published versions, and the editor come next.</p>
+      <h1 ref={heading} tabIndex={-1}>
+        Configs
+      </h1>
+      <p>
+        <Link className="button button-primary" to="/configs/live">
+          Open the live config
+        </Link>
+      </p>
+      <section aria-labelledby={listId} aria-busy={configs.isPending || undefined} className="card">
+        <h2 id={listId} className="visually-hidden">
+          All configs
+        </h2>
+        {configs.isPending ? (
+          <Spinner label="Loading the configs…" />
+        ) : configs.isError ? (
+          <div className="alert alert-error" role="alert">
+            <p>The configs could not be loaded. {describeError(configs.error)}</p>
+            <Button onClick={() => void configs.refetch()}>Try again</Button>
+          </div>
+        ) : configs.data === null ? (
+          <p>This server does not offer a list of configs (GET /configs).</p>
+        ) : (
+          <ConfigTable
+            configs={configs.data}
+            canDiscard={offers(auth.data, 'config:write')}
+            canMakeLive={offers(auth.data, 'config:publish')}
+            onDiscard={setDiscarding}
+            onMakeLive={setActivating}
+          />
+        )}
+      </section>
+      <DiscardConfigDialog
+        config={discarding}
+        onClose={() => setDiscarding(null)}
+        returnFocus={heading}
+      />
+      <MakeLiveDialog
+        config={activating}
+        onClose={() => setActivating(null)}
+        returnFocus={heading}
+      />
     </div>
   );
 }

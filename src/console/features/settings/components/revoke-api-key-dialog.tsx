@@ -1,8 +1,6 @@
-import { useRef, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import type { ApiKey } from '../../../../contract/api-keys';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { describeError } from '../../../lib/api-client';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { notify } from '../../../lib/notices';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 
@@ -13,14 +11,13 @@ interface RevokeApiKeyDialogProps {
   returnFocus: RefObject<HTMLElement | null>;
 }
 
-/** "Revoke <name>?" with Revoke and Cancel; Cancel has the focus, so Enter is harmless. */
+/** "Revoke <name>?" with Revoke and Cancel. */
 export function RevokeApiKeyDialog({
   apiKey,
   keyInUseId,
   onClose,
   returnFocus,
 }: RevokeApiKeyDialogProps) {
-  const cancel = useRef<HTMLButtonElement>(null);
   const revoke = useRevokeApiKey({ keyInUseId });
   const inUse = apiKey !== null && apiKey.id === keyInUseId;
 
@@ -30,51 +27,35 @@ export function RevokeApiKeyDialog({
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={apiKey !== null}
-      onClose={close}
       title={apiKey ? `Revoke ${apiKey.name}?` : ''}
-      initialFocus={cancel}
+      confirmLabel="Revoke"
+      onConfirm={() => {
+        if (!apiKey) return;
+        revoke.mutate(apiKey.id, {
+          // For the key in use the page signs out instead (this dialog is gone).
+          onSuccess: () => {
+            notify(`Revoked ${apiKey.name}.`);
+            close();
+          },
+        });
+      }}
+      onClose={close}
+      pending={revoke.isPending}
+      error={revoke.error}
+      failure="The key was not revoked."
       returnFocus={returnFocus}
     >
       {apiKey && (
-        <>
-          <p>
-            Requests with <code>{apiKey.obfuscated_value}</code> fail from now on. This cannot be
-            undone.
-          </p>
-          {inUse && (
-            <p className="warning-text">
-              This is the key you are using: revoking it signs you out.
-            </p>
-          )}
-          {revoke.isError && (
-            <p role="alert" className="alert alert-error">
-              The key was not revoked. {describeError(revoke.error)}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <Button
-              variant="danger"
-              pending={revoke.isPending}
-              onClick={() =>
-                revoke.mutate(apiKey.id, {
-                  // For the key in use the page signs out instead (this dialog is gone).
-                  onSuccess: () => {
-                    notify(`Revoked ${apiKey.name}.`);
-                    close();
-                  },
-                })
-              }
-            >
-              Revoke
-            </Button>
-            <Button ref={cancel} onClick={close}>
-              Cancel
-            </Button>
-          </div>
-        </>
+        <p>
+          Requests with <code>{apiKey.obfuscated_value}</code> fail from now on. This cannot be
+          undone.
+        </p>
       )}
-    </Dialog>
+      {inUse && (
+        <p className="warning-text">This is the key you are using: revoking it signs you out.</p>
+      )}
+    </ConfirmDialog>
   );
 }

@@ -1,0 +1,17 @@
+/** `POST /configs/{id}/activate`: an earlier published version becomes live again. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ConfigRecord } from '../../../../contract/configs';
+import { apiRequest } from '../../../lib/api-client';
+import { configsKeys } from './config-keys';
+
+export function activateConfig(id: string): Promise<ConfigRecord> {
+  return apiRequest('activateConfig', { params: { id } });
+}
+
+export function useActivateConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: activateConfig,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: configsKeys.all }),
+  });
+}

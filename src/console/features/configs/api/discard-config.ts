@@ -1,0 +1,19 @@
+/** `DELETE /configs/{id}`: discard a draft. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { configsKeys } from './config-keys';
+
+export async function discardConfig(id: string): Promise<void> {
+  await apiRequest('deleteConfig', { params: { id } });
+}
+
+export function useDiscardConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: discardConfig,
+    onSuccess: (_data, id) => {
+      queryClient.removeQueries({ queryKey: configsKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+    },
+  });
+}

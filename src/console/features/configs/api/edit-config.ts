@@ -1,0 +1,54 @@
+/**
+ * `POST /config/edit`: the person's edit as operations, with `If-Match` naming the revision
+ * the edit was made on (a newer one answers 412 and nothing changes).
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
+import { etagOf, revisionOfEtag } from '../../../../contract/configs';
+import { callApi } from '../../../lib/api-client';
+import { configsKeys } from './config-keys';
+
+export interface EditConfigInput {
+  readonly request: ConfigEditRequest;
+  /** The target's revision when known: sent as If-Match. */
+  readonly revision: number | null;
+}
+
+export interface EditConfigOutput {
+  readonly result: ConfigEditResult;
+  /** The config's revision afterwards (the body's, else the ETag's). */
+  readonly revision: number | null;
+}
+
+export async function editConfig({
+  request,
+  revision,
+}: EditConfigInput): Promise<EditConfigOutput> {
+  const response = await callApi('editConfig', {
+    body: request,
+    headers: revision === null ? {} : { 'If-Match': etagOf(revision) },
+  });
+  const etag = response.headers.get('ETag');
+  return {
+    result: response.data,
+    revision: response.data.revision ?? (etag === null ? null : revisionOfEtag(etag)),
+  };
+}
+
+export function useEditConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: editConfig,
+    onSuccess: async ({ result }) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: configsKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: configsKeys.histories() }),
+        // The page keeps its own copy of what it edits; other views of it refetch.
+        queryClient.invalidateQueries({
+          queryKey: configsKeys.detail(result.id),
+          refetchType: 'none',
+        }),
+      ]);
+    },
+  });
+}

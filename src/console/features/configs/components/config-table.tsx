@@ -1,0 +1,105 @@
+import type { ConfigSummary } from '../../../../contract/configs';
+import { Link } from 'react-router';
+import { formatAbsolute } from '../../../lib/time';
+import { describeIssueCounts } from '../../editor/markers';
+
+interface ConfigTableProps {
+  configs: readonly ConfigSummary[];
+  canDiscard: boolean;
+  canMakeLive: boolean;
+  onDiscard: (config: ConfigSummary) => void;
+  onMakeLive: (config: ConfigSummary) => void;
+}
+
+export function validityOf(
+  config: Pick<ConfigSummary, 'valid' | 'error_count' | 'warning_count'>,
+): string {
+  return config.valid ? 'Valid' : describeIssueCounts(config.error_count, config.warning_count);
+}
+
+/** Date and time wrap between them, never inside. */
+function Time({ value }: { value: string }) {
+  const [date, ...rest] = formatAbsolute(value).split(' ');
+  return (
+    <time dateTime={value}>
+      <span className="nowrap">{date}</span> <span className="nowrap">{rest.join(' ')}</span>
+    </time>
+  );
+}
+
+/**
+ * The account's configs. The Live column says "Live" for the live config and holds the row's
+ * action otherwise: Make live for an earlier version, Discard for a draft.
+ */
+export function ConfigTable({
+  configs,
+  canDiscard,
+  canMakeLive,
+  onDiscard,
+  onMakeLive,
+}: ConfigTableProps) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Configs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Revision</th>
+            <th scope="col">Validity</th>
+            <th scope="col">Live</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {configs.length === 0 && (
+            <tr>
+              <td colSpan={6}>No configs yet.</td>
+            </tr>
+          )}
+          {configs.map((config) => (
+            <tr key={config.id} className={config.live ? 'row-live' : undefined}>
+              <td>
+                <Link to={`/configs/${encodeURIComponent(config.id)}`}>{config.label}</Link>
+              </td>
+              <td>{config.kind === 'draft' ? 'Draft' : 'Published'}</td>
+              <td>{config.revision}</td>
+              <td className={config.valid ? undefined : 'invalid'}>{validityOf(config)}</td>
+              <td>
+                {config.live ? (
+                  <strong>Live</strong>
+                ) : config.kind === 'draft' ? (
+                  canDiscard && (
+                    <button
+                      type="button"
+                      className="button button-danger button-small"
+                      aria-label={`Discard ${config.label}`}
+                      onClick={() => onDiscard(config)}
+                    >
+                      Discard
+                    </button>
+                  )
+                ) : (
+                  canMakeLive && (
+                    <button
+                      type="button"
+                      className="button button-secondary button-small"
+                      aria-label={`Make ${config.label} live`}
+                      onClick={() => onMakeLive(config)}
+                    >
+                      Make live
+                    </button>
+                  )
+                )}
+              </td>
+              <td>
+                <Time value={config.updated_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

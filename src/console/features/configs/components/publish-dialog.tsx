@@ -1,0 +1,126 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Suspense, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
+import type { ConfigRecord } from '../../../../contract/configs';
+import { Button } from '../../../components/button';
+import { Dialog } from '../../../components/dialog';
+import { TextField } from '../../../components/form-fields';
+import { Spinner } from '../../../components/spinner';
+import { describeError } from '../../../lib/api-client';
+import { DiffView } from '../../editor/lazy-monaco';
+import { useDarkScheme } from '../../editor/use-dark-scheme';
+import { usePublishConfig } from '../api/publish-config';
+
+const publishFormSchema = z.object({
+  label: z.string().trim().max(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+});
+type PublishFormInput = z.input<typeof publishFormSchema>;
+type PublishFormValues = z.output<typeof publishFormSchema>;
+
+interface PublishDialogProps {
+  open: boolean;
+  draft: { id: string; label: string };
+  /** The saved draft's text and the text of the config it came from (null: unknown). */
+  draftText: string;
+  baseText: string | null;
+  /** The editor holds edits that are not saved: they are not published. */
+  unsaved: boolean;
+  onClose: () => void;
+  onPublished: (published: ConfigRecord) => void;
+}
+
+/** "Publish <label>?": the changes against the base, an optional version label. */
+export function PublishDialog({
+  open,
+  draft,
+  draftText,
+  baseText,
+  unsaved,
+  onClose,
+  onPublished,
+}: PublishDialogProps) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  const dark = useDarkScheme();
+  const publish = usePublishConfig();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<PublishFormInput, unknown, PublishFormValues>({
+    resolver: zodResolver(publishFormSchema),
+    defaultValues: { label: '' },
+  });
+
+  const close = () => {
+    publish.reset();
+    reset();
+    onClose();
+  };
+
+  const onSubmit = (values: PublishFormValues) => {
+    publish.mutate(
+      { id: draft.id, label: values.label },
+      {
+        onSuccess: (published) => {
+          reset();
+          onPublished(published);
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title={`Publish ${draft.label}?`}
+      initialFocus={cancel}
+      wide
+    >
+      <p>Publishing makes this draft the live config. These are its changes:</p>
+      {baseText === null ? (
+        <p className="muted">The config this draft came from is not available to compare.</p>
+      ) : (
+        <Suspense fallback={<Spinner label="Loading the changes…" />}>
+          <DiffView
+            original={baseText}
+            modified={{ text: draftText }}
+            label="Changes to publish"
+            dark={dark}
+            inline
+            height="18rem"
+          />
+        </Suspense>
+      )}
+      {unsaved && (
+        <p className="warning-text">Your unsaved edits are not part of what is published.</p>
+      )}
+      <form className="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <TextField
+          label="Version label"
+          hint={`Optional. Empty: the draft's label, “${draft.label}”.`}
+          autoComplete="off"
+          maxLength={MAX_SUMMARY_LENGTH}
+          error={errors.label?.message}
+          {...register('label')}
+        />
+        {publish.isError && (
+          <p role="alert" className="alert alert-error">
+            The draft was not published. {describeError(publish.error)}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <Button type="submit" variant="primary" pending={publish.isPending}>
+            Publish
+          </Button>
+          <Button ref={cancel} onClick={close}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

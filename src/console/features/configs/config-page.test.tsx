@@ -1,0 +1,284 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
+import type { EditorMarker } from '../editor/editor-types';
+import { textPositions } from '../editor/markers';
+import { fakeEditor, resetFakeEditor } from '../editor/testing/fake-config-editor';
+import {
+  createFakeConfigServer,
+  LIVE_YAML,
+  type FakeConfigServer,
+} from './testing/fake-config-server';
+
+// Monaco does not run in jsdom: the page gets the same handle from a textarea.
+vi.mock('../editor/monaco/config-editor', () => import('../editor/testing/fake-config-editor'));
+vi.mock('../editor/monaco/diff-view', async () => ({
+  default: (await import('../editor/testing/fake-config-editor')).FakeDiffView,
+}));
+
+// The editor page is a lazy chunk, and the worker's stand-in imports the config domain:
+// the first render of a run takes a while on a busy machine.
+configure({ asyncUtilTimeout: 5_000 });
+
+beforeEach(() => resetFakeEditor());
+
+function open(path: string, server: FakeConfigServer = createFakeConfigServer()) {
+  connectForTest();
+  mockFetch((request) => server.handle(request));
+  const view = renderRoutes(routes, { path });
+  return { server, ...view };
+}
+
+/** The text a marker covers. */
+function marked(text: string, marker: EditorMarker): string {
+  const positions = textPositions(text);
+  return text.slice(
+    positions.getOffsetAt({ lineNumber: marker.startLineNumber, column: marker.startColumn }),
+    positions.getOffsetAt({ lineNumber: marker.endLineNumber, column: marker.endColumn }),
+  );
+}
+
+/** The line under the h1: kind, revision, base. */
+function meta(): string {
+  return document.querySelector('.config-meta')?.textContent ?? '';
+}
+
+async function editor(): Promise<HTMLTextAreaElement> {
+  return (await screen.findByRole('textbox', { name: 'Config YAML' })) as HTMLTextAreaElement;
+}
+
+/** The person's edit: the whole new text (what typing would leave). */
+function typeText(textarea: HTMLTextAreaElement, text: string): void {
+  fireEvent.input(textarea, { target: { value: text } });
+}
+
+async function save(summary: string | null) {
+  const user = userEvent.setup();
+  if (summary !== null) await user.type(screen.getByLabelText(/^Summary/), summary);
+  await user.click(screen.getByRole('button', { name: 'Save draft' }));
+  return user;
+}
+
+const WITH_DESKTOP = `${LIVE_YAML}  - id: desktop
+    name: Desktop 🚀
+    platform: desktop
+    colour: blue
+`;
+
+describe('the editor page: saving', () => {
+  it('saves an edit of the live config as a new draft and moves to its URL', async () => {
+    const { server, router } = open('/configs/live');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Initial config' })).toBeTruthy();
+    typeText(await editor(), WITH_DESKTOP);
+    await save('Add the desktop app');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/configs/cfg_draft_1'));
+    expect(await screen.findByText('Saved as a new draft from Initial config.')).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Add the desktop app' }),
+    ).toBeTruthy();
+    await waitFor(() => expect(meta()).toBe('Draft · revision 1 · from Initial config'));
+
+    // The request: operations, the summary, no config_id (the live config), If-Match.
+    expect(server.edits).toHaveLength(1);
+    const [{ body, ifMatch }] = server.edits as [FakeConfigServer['edits'][number]];
+    expect(ifMatch).toBe('"1"');
+    expect(body).toEqual({
+      operations: [
+        {
+          create_app: [{ id: 'desktop', name: 'Desktop 🚀', platform: 'desktop', colour: 'blue' }],
+        },
+      ],
+      summary: 'Add the desktop app',
+    });
+
+    // One marker per issue, where the issue is in the text the editor shows.
+    const text = (await editor()).value;
+    await waitFor(() => expect(fakeEditor.markers).toHaveLength(2));
+    expect(fakeEditor.markers.map((marker) => [marker.severity, marked(text, marker)])).toEqual([
+      ['error', 'desktop'],
+      ['warning', 'colour'],
+    ]);
+
+    const problems = screen.getByRole('region', { name: 'Problems' });
+    expect(within(problems).getByText('1 error, 1 warning')).toBeTruthy();
+    expect(
+      within(problems).getByRole('button', { name: /^11:15 apps\[2\]\.platform must be one of/ }),
+    ).toBeTruthy();
+
+    // The applied path (the new app) is highlighted: its lines.
+    await waitFor(() => expect(fakeEditor.highlights).toHaveLength(1));
+    const [highlight] = fakeEditor.highlights as [(typeof fakeEditor.highlights)[number]];
+    expect(text.slice(highlight.start, highlight.end)).toMatch(/^id: desktop\n/);
+  });
+
+  it('says there is nothing to save for a comment-only change, and posts nothing', async () => {
+    const { server } = open('/configs/live');
+    typeText(await editor(), LIVE_YAML.replace('# Apps', '# All the apps'));
+    await save('Comments');
+    expect(
+      await screen.findByText('Nothing to save: only comments or formatting changed.'),
+    ).toBeTruthy();
+    expect(server.edits).toHaveLength(0);
+  });
+
+  it('refuses text that does not parse, and posts nothing', async () => {
+    const { server } = open('/configs/live');
+    typeText(await editor(), `${LIVE_YAML}  - id: [broken\n`);
+    await save('Broken');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Fix the syntax errors before saving.',
+    );
+    expect(server.edits).toHaveLength(0);
+  });
+
+  it('asks for a summary before posting', async () => {
+    const { server } = open('/configs/live');
+    typeText(await editor(), LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    await save(null);
+    expect(await screen.findByText('Enter a summary: say what the edit does.')).toBeTruthy();
+    expect(server.edits).toHaveLength(0);
+  });
+
+  it('saves a draft in place: the server text, its markers, the new revision (Ctrl+S)', async () => {
+    const server = createFakeConfigServer();
+    server.add({
+      id: 'cfg_d',
+      label: 'My draft',
+      revision: 4,
+    });
+    open('/configs/cfg_d', server);
+    expect(await screen.findByRole('link', { name: 'Initial config' })).toBeTruthy();
+    const textarea = await editor();
+    // Odd spacing: the server writes it back its way; the editor then shows the server's.
+    typeText(textarea, LIVE_YAML.replace('platform: ios', 'platform:    desktop'));
+    await userEvent.type(screen.getByLabelText(/^Summary/), 'iOS to desktop');
+    fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+
+    expect(await screen.findByText('Saved: revision 5.')).toBeTruthy();
+    expect(server.edits[0]).toMatchObject({
+      ifMatch: '"4"',
+      body: { config_id: 'cfg_d', summary: 'iOS to desktop' },
+    });
+    expect(textarea.value).toBe(LIVE_YAML.replace('platform: ios', 'platform: desktop'));
+    expect(meta()).toBe('Draft · revision 5 · from Initial config');
+    const [marker] = fakeEditor.markers as [(typeof fakeEditor.markers)[number]];
+    expect(marker).toMatchObject({ startLineNumber: 8, startColumn: 15, endColumn: 22 });
+    // Invalid now: no publishing, and the page says why.
+    expect(screen.getByRole('button', { name: 'Publish' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByText('Fix the errors before publishing.')).toBeTruthy();
+
+    // Choosing a problem moves the editor there.
+    await userEvent.click(
+      within(screen.getByRole('region', { name: 'Problems' })).getByRole('button', {
+        name: /^8:15 /,
+      }),
+    );
+    expect(fakeEditor.revealed).toEqual([0]);
+  });
+
+  it('shows the operations a save would post', async () => {
+    open('/configs/live');
+    typeText(await editor(), LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    await userEvent.click(screen.getByRole('button', { name: 'Show operations' }));
+    const region = await screen.findByRole('region', { name: 'Operations' });
+    await waitFor(() => expect(region.textContent).toContain('update_app'));
+    expect(region.textContent).toContain('"name": "Checkout 2"');
+  });
+});
+
+describe('the editor page: a newer version (412)', () => {
+  function draftServer(): FakeConfigServer {
+    const server = createFakeConfigServer();
+    server.add({
+      id: 'cfg_d',
+      label: 'Shared draft',
+    });
+    return server;
+  }
+
+  it('re-applies the edit on top of the newer version, then saves it', async () => {
+    const server = draftServer();
+    open('/configs/cfg_d', server);
+    const textarea = await editor();
+    typeText(textarea, LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    server.saveElsewhere('cfg_d', LIVE_YAML.replace('platform: ios', 'platform: android'));
+    await save('Rename checkout');
+
+    const dialog = await screen.findByRole('dialog', { name: 'This config has changed' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Re-apply my edit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(textarea.value).toContain('name: Checkout 2');
+    expect(textarea.value).toContain('platform: android');
+    expect(meta()).toContain('revision 2');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    expect(await screen.findByText('Saved: revision 3.')).toBeTruthy();
+    expect(server.edits.map((edit) => edit.ifMatch)).toEqual(['"1"', '"2"']);
+    expect(server.get('cfg_d').yaml).toContain('platform: android');
+  });
+
+  it('reloads the newer version, dropping the edit', async () => {
+    const server = draftServer();
+    open('/configs/cfg_d', server);
+    const textarea = await editor();
+    typeText(textarea, LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    const newer = LIVE_YAML.replace('platform: ios', 'platform: android');
+    server.saveElsewhere('cfg_d', newer);
+    await save('Rename checkout');
+    const dialog = await screen.findByRole('dialog', { name: 'This config has changed' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reload the newer version' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(textarea.value).toBe(newer);
+    expect(meta()).toContain('revision 2');
+  });
+});
+
+describe('the editor page: around it', () => {
+  it('asks before leaving with unsaved edits', async () => {
+    const { router } = open('/configs/live');
+    typeText(await editor(), LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'Settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/configs/live');
+
+    await userEvent.click(within(nav).getByRole('link', { name: 'Settings' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole(
+        'button',
+        { name: 'Leave' },
+      ),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+  });
+
+  it('publishes a valid draft and moves to the published version', async () => {
+    const server = createFakeConfigServer();
+    server.add({
+      id: 'cfg_d',
+      label: 'Good draft',
+      yaml: LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'),
+    });
+    const { router } = open('/configs/cfg_d', server);
+    await editor();
+    await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Good draft?' });
+    expect(await within(dialog).findByRole('group', { name: 'Changes to publish' })).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/^Version label/), 'v2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/configs/cfg_pub_1'));
+    expect(await screen.findByText('Published. This version is now live.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'v2' })).toBeTruthy();
+  });
+
+  it('says so when the server does not offer the live config', async () => {
+    open('/configs/live', createFakeConfigServer({ offersConfigs: false }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'This server does not offer the live config',
+    );
+  });
+});

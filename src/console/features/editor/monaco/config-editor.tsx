@@ -1,0 +1,217 @@
+/**
+ * The config's YAML editor (Monaco through @monaco-editor/react), loaded with React.lazy on
+ * the editor route only. It gives the page a ConfigEditorHandle; the page never touches
+ * Monaco itself.
+ */
+import { Editor } from '@monaco-editor/react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { ValidationIssue } from '../../../../contract/validation';
+import { Spinner } from '../../../components/spinner';
+import {
+  SERVER_MARKER_OWNER,
+  type ConfigEditorHandle,
+  type ConfigEditorProps,
+  type OffsetRange,
+  type TextRange,
+} from '../editor-types';
+import { issueToMarker, lineRange } from '../markers';
+import { monaco, setConfigSchema, themeOf, type Monaco } from './monaco-setup';
+
+type CodeEditor = ReturnType<Monaco['editor']['create']>;
+type TextModel = NonNullable<ReturnType<CodeEditor['getModel']>>;
+
+const EDITOR_OPTIONS = {
+  ariaLabel: 'Config YAML',
+  // A textarea rather than the EditContext API: what assistive technology and test
+  // tools know best.
+  editContext: false,
+  automaticLayout: true,
+  fixedOverflowWidgets: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  tabSize: 2,
+  insertSpaces: true,
+  detectIndentation: false,
+  renderValidationDecorations: 'on',
+  fontSize: 14,
+  quickSuggestions: { other: true, comments: false, strings: true },
+  // On a 10,000-app config, sticky scroll (document symbols) and language-server folding
+  // send the whole outline back from monaco-yaml's worker after every change, and reading
+  // it stalls typing: fold by indentation (computed here, incrementally) instead.
+  stickyScroll: { enabled: false },
+  foldingStrategy: 'indentation',
+  // Bracket pair colouring reparses the bracket tree of the whole text as it changes; YAML
+  // configs hardly use brackets.
+  bracketPairColorization: { enabled: false },
+} as const;
+
+/** Keeps the last text's common start and end; returns the one edit between them. */
+function smallestEdit(
+  model: TextModel,
+  next: string,
+): { range: InstanceType<Monaco['Range']>; text: string } | null {
+  const current = model.getValue();
+  if (current === next) return null;
+  let prefix = 0;
+  const shorter = Math.min(current.length, next.length);
+  while (prefix < shorter && current.charCodeAt(prefix) === next.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    current.charCodeAt(current.length - 1 - suffix) === next.charCodeAt(next.length - 1 - suffix)
+  ) {
+    suffix++;
+  }
+  const start = model.getPositionAt(prefix);
+  const end = model.getPositionAt(current.length - suffix);
+  return {
+    range: monaco.Range.fromPositions(start, end),
+    text: next.slice(prefix, next.length - suffix),
+  };
+}
+
+function severityOf(severity: 'error' | 'warning') {
+  return severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
+}
+
+function createHandle(
+  editor: CodeEditor,
+  model: TextModel,
+  cleanVersion: { current: number },
+  emitDirty: () => void,
+): ConfigEditorHandle {
+  // Follow each issue's range through later edits, so choosing it selects where it is now.
+  const issueRanges = editor.createDecorationsCollection();
+  const highlights = editor.createDecorationsCollection();
+  let highlightTimer: number | undefined;
+
+  const toRange = (range: TextRange) =>
+    new monaco.Range(
+      range.startLineNumber,
+      range.startColumn,
+      range.endLineNumber,
+      range.endColumn,
+    );
+
+  return {
+    getText: () => model.getValue(),
+    replaceText(text) {
+      const edit = smallestEdit(model, text);
+      if (!edit) return;
+      // On the model, not the editor: it applies even while the editor is read-only, and
+      // the cursors follow the edit instead of being reset.
+      model.pushStackElement();
+      model.pushEditOperations(editor.getSelections(), [edit], () => null);
+      model.pushStackElement();
+      emitDirty();
+    },
+    markClean() {
+      cleanVersion.current = model.getAlternativeVersionId();
+      emitDirty();
+    },
+    setServerIssues(issues: readonly ValidationIssue[]) {
+      const markers = issues.map((issue) => issueToMarker(model, issue));
+      monaco.editor.setModelMarkers(
+        model,
+        SERVER_MARKER_OWNER,
+        markers.map((marker) => ({ ...marker, severity: severityOf(marker.severity) })),
+      );
+      issueRanges.set(
+        markers.map((marker) => ({
+          range: toRange(marker),
+          options: {
+            description: 'provisioning-issue',
+            stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+          },
+        })),
+      );
+    },
+    revealIssue(index) {
+      const range = issueRanges.getRange(index);
+      if (!range) return;
+      editor.setSelection(range);
+      editor.revealRangeInCenterIfOutsideViewport(range);
+      editor.focus();
+    },
+    highlight(ranges: readonly OffsetRange[], durationMs) {
+      window.clearTimeout(highlightTimer);
+      highlights.set(
+        ranges.map((range) => ({
+          range: toRange(lineRange(model, range)),
+          options: {
+            description: 'provisioning-applied-path',
+            isWholeLine: true,
+            className: 'applied-path-highlight',
+          },
+        })),
+      );
+      highlightTimer = window.setTimeout(() => highlights.clear(), durationMs);
+    },
+    focus: () => editor.focus(),
+    saveViewState: () => editor.saveViewState(),
+    restoreViewState(state) {
+      if (state && typeof state === 'object') {
+        editor.restoreViewState(state as Parameters<CodeEditor['restoreViewState']>[0]);
+      }
+    },
+  };
+}
+
+/** Diff editors showing `model` let go of it (it is about to be disposed). */
+function releaseFromDiffs(model: TextModel): void {
+  for (const diff of monaco.editor.getDiffEditors()) {
+    if (diff.getModel()?.modified === model) diff.setModel(null);
+  }
+}
+
+export default function ConfigEditor({
+  modelPath,
+  initialText,
+  readOnly,
+  dark,
+  schema,
+  onReady,
+  onDirtyChange,
+  onChange,
+}: ConfigEditorProps) {
+  const callbacks = useRef({ onReady, onDirtyChange, onChange });
+  useEffect(() => {
+    callbacks.current = { onReady, onDirtyChange, onChange };
+  });
+
+  useEffect(() => setConfigSchema(schema), [schema]);
+  // A new options object makes the editor update its options: only when they change.
+  const options = useMemo(() => ({ ...EDITOR_OPTIONS, readOnly }), [readOnly]);
+
+  return (
+    <Editor
+      path={modelPath}
+      defaultValue={initialText}
+      defaultLanguage="yaml"
+      theme={themeOf(dark)}
+      loading={<Spinner label="Loading the editor…" />}
+      options={options}
+      onMount={(editor) => {
+        const model = editor.getModel();
+        if (!model) return;
+        // A diff of this model (Show changes) must let go of it before it is disposed.
+        model.onWillDispose(() => releaseFromDiffs(model));
+        // Offsets in the report count `\n` line ends; so must the model's.
+        model.setEOL(monaco.editor.EndOfLineSequence.LF);
+        const cleanVersion = { current: model.getAlternativeVersionId() };
+        let dirty = false;
+        const emitDirty = () => {
+          const next = model.getAlternativeVersionId() !== cleanVersion.current;
+          if (next === dirty) return;
+          dirty = next;
+          callbacks.current.onDirtyChange(next);
+        };
+        model.onDidChangeContent(() => {
+          emitDirty();
+          callbacks.current.onChange?.();
+        });
+        callbacks.current.onReady(createHandle(editor, model, cleanVersion, emitDirty));
+      }}
+    />
+  );
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { Operation } from '../../../contract/operations';
+import { lineRange, textPositions } from './markers';
+import { editorTextToOperations } from '../../../configs';
+import {
+  diffEditorText,
+  handleOperationsRequest,
+  locateAppliedPaths,
+  reapplyEdit,
+} from './operations-handler';
+
+const BASE = `# Apps
+apps:
+  - id: checkout
+    name: Checkout
+    platform: web
+  - id: ios-app
+    name: Shop for iOS
+    platform: ios
+    settings:
+      onboarding: true
+`;
+
+/** The lines (1-based, first and last) each located range covers. */
+function linesOf(text: string, ranges: readonly { start: number; end: number }[]) {
+  const positions = textPositions(text);
+  return ranges.map((range) => {
+    const lines = lineRange(positions, range);
+    return [lines.startLineNumber, lines.endLineNumber];
+  });
+}
+
+describe('applied paths -> lines', () => {
+  it('finds a created app, a changed value and a setting', () => {
+    const text = `${BASE}  - id: desktop
+    name: Desktop
+    platform: web
+`;
+    const operations: Operation[] = [
+      { create_app: [{ id: 'desktop', name: 'Desktop', platform: 'web' }] },
+      { set: [{ path: '/apps/0/name', value: 'Checkout' }] },
+    ];
+    const ranges = locateAppliedPaths(
+      text,
+      ['/apps/2', '/apps/0/name', '/apps/1/settings/onboarding'],
+      operations,
+    );
+    expect(linesOf(text, ranges)).toEqual([
+      [11, 13],
+      [4, 4],
+      [10, 10],
+    ]);
+  });
+
+  it('leaves out what the save removed', () => {
+    const text = BASE.replace('    settings:\n      onboarding: true\n', '');
+    const unset: Operation[] = [{ unset: [{ path: '/apps/1/settings' }] }];
+    expect(locateAppliedPaths(text, ['/apps/1/settings'], unset)).toEqual([]);
+
+    // After deleting checkout, /apps/0 is the next app: it was not touched.
+    const withoutCheckout = `apps:
+  - id: ios-app
+    name: Shop for iOS
+`;
+    const deleted: Operation[] = [{ delete_app: [{ id: 'checkout' }] }];
+    expect(locateAppliedPaths(withoutCheckout, ['/apps/0'], deleted)).toEqual([]);
+  });
+
+  it('skips paths that name nothing and text that does not parse', () => {
+    expect(locateAppliedPaths(BASE, ['/apps/9/name', 'not a pointer', ''], [])).toEqual([]);
+    expect(locateAppliedPaths('apps: [', ['/apps'], [])).toEqual([]);
+  });
+});
+
+describe('editor text -> operations, the saved text parsed once', () => {
+  it('gives what editorTextToOperations gives', () => {
+    const edits = [
+      BASE,
+      BASE.replace('# Apps', '# Apps!'),
+      BASE.replace('name: Checkout', 'name: Checkout 2'),
+      BASE.replace('      onboarding: true\n', ''),
+      `${BASE}  - id: new\n    platform: desktop\n`,
+      BASE.replace('  - id: ios-app', '  - id: [ios-app'),
+      'apps: []\n',
+      '',
+      'just text',
+    ];
+    for (const edited of edits) {
+      expect(diffEditorText(BASE, edited)).toEqual(editorTextToOperations(BASE, edited));
+      expect(diffEditorText(edited, BASE)).toEqual(editorTextToOperations(edited, BASE));
+    }
+  });
+});
+
+describe('re-applying an edit on a newer text (412)', () => {
+  const edited = BASE.replace('name: Checkout', 'name: Checkout 2');
+  const newer = BASE.replace('platform: ios', 'platform: android');
+
+  it('puts the edit on top of the newer text, keeping both changes', () => {
+    const result = reapplyEdit(BASE, edited, newer);
+    expect(result.status).toBe('applied');
+    if (result.status !== 'applied') return;
+    expect(result.text).toContain('name: Checkout 2');
+    expect(result.text).toContain('platform: android');
+    expect(result.text).toContain('# Apps');
+  });
+
+  it('says why when the newer text does not take the edit', () => {
+    const gone = BASE.replace('  - id: checkout\n    name: Checkout\n    platform: web\n', '');
+    const result = reapplyEdit(BASE, edited, gone);
+    expect(result.status).toBe('refused');
+  });
+
+  it('has nothing to re-apply for a comment-only edit', () => {
+    expect(reapplyEdit(BASE, BASE.replace('# Apps', '# All apps'), newer)).toEqual({
+      status: 'unchanged',
+    });
+  });
+
+  it('answers the worker protocol', () => {
+    expect(handleOperationsRequest({ kind: 'diff', baseText: BASE, editedText: edited })).toEqual({
+      status: 'changed',
+      operations: [{ update_app: [{ id: 'checkout', name: 'Checkout 2' }] }],
+    });
+  });
+});

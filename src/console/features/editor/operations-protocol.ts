@@ -1,0 +1,68 @@
+/**
+ * Messages between the page and the operations worker (operations.worker.ts). Everything
+ * that parses a config's YAML runs there: the `yaml` parser takes about 2 s on a
+ * 10,000-app config, which must never stall typing.
+ */
+import type { Operation } from '../../../contract/operations';
+import type { EditorOperationsResult } from '../../../configs';
+import type { OffsetRange } from './editor-types';
+
+export type OperationsRequest =
+  | {
+      /** The edit as operations: `editorTextToOperations(baseText, editedText)`. */
+      readonly kind: 'diff';
+      readonly baseText: string;
+      readonly editedText: string;
+    }
+  | {
+      /**
+       * After a 412: the person's edit (from the text they started from to their text),
+       * applied onto the newer text of the config.
+       */
+      readonly kind: 'reapply';
+      readonly oldBaseText: string;
+      readonly editedText: string;
+      readonly newBaseText: string;
+    }
+  | {
+      /** Where the applied paths of a save sit in the saved text. */
+      readonly kind: 'locate';
+      readonly text: string;
+      readonly paths: readonly string[];
+      readonly operations: readonly Operation[];
+    }
+  | {
+      /** The saved text the next diffs are against: parse it now, while the person reads. */
+      readonly kind: 'prime';
+      readonly text: string;
+    };
+
+export type ReapplyResult =
+  | Extract<EditorOperationsResult, { status: 'syntax_error' }>
+  /** The edit changed nothing but comments or formatting: there is nothing to re-apply. */
+  | { readonly status: 'unchanged' }
+  /** The newer text does not take the edit (an app it updates was deleted, ...). */
+  | { readonly status: 'refused'; readonly message: string }
+  | { readonly status: 'applied'; readonly text: string; readonly operations: Operation[] };
+
+export interface OperationsResults {
+  readonly diff: EditorOperationsResult;
+  readonly reapply: ReapplyResult;
+  readonly locate: readonly OffsetRange[];
+  readonly prime: null;
+}
+
+export type ResultOf<R extends OperationsRequest> = OperationsResults[R['kind']];
+
+export interface OperationsEnvelope {
+  readonly id: number;
+  readonly request: OperationsRequest;
+}
+
+export type OperationsReply =
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly result: OperationsResults[keyof OperationsResults];
+    }
+  | { readonly id: number; readonly ok: false; readonly message: string };

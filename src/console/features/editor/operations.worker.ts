@@ -1,0 +1,24 @@
+/**
+ * The operations worker: turns editor text into operations, re-applies an edit after a 412,
+ * and finds applied paths in saved text, off the main thread (operations-protocol.ts).
+ */
+import { handleOperationsRequest } from './operations-handler';
+import type { OperationsEnvelope, OperationsReply } from './operations-protocol';
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<OperationsEnvelope>) => void) | null;
+  postMessage(message: OperationsReply): void;
+}
+
+const scope = self as unknown as WorkerScope;
+
+scope.onmessage = (event) => {
+  const { id, request } = event.data;
+  let reply: OperationsReply;
+  try {
+    reply = { id, ok: true, result: handleOperationsRequest(request) };
+  } catch (error) {
+    reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  scope.postMessage(reply);
+};
