@@ -80,6 +80,30 @@ export class ConfigApi {
     return this.call('GET', `/configs/${id}`);
   }
 
+  /** The account's configs, newest first. */
+  list(): Promise<Omit<ConfigRecord, 'yaml' | 'validation'>[]> {
+    return this.call('GET', '/configs');
+  }
+
+  /** `POST /config/edit` as given; the edit result. */
+  edit(body: {
+    operations: Record<string, unknown>[];
+    config_id?: string;
+    summary?: string;
+  }): Promise<{
+    id: string;
+    kind: string;
+    created: boolean;
+    validation: ConfigRecord['validation'];
+  }> {
+    return this.call('POST', '/config/edit', body);
+  }
+
+  /** Publishes a draft: it becomes the live config. */
+  publish(id: string, summary?: string): Promise<ConfigRecord> {
+    return this.call('POST', `/configs/${id}/publish`, summary === undefined ? {} : { summary });
+  }
+
   /** A new draft copied from the live config, with these apps added; labelled `summary`. */
   async createDraft(summary: string, apps: AppItem[]): Promise<ConfigRecord> {
     const result = await this.call<{ id: string; created: boolean }>('POST', '/config/edit', {

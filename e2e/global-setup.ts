@@ -55,6 +55,9 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   const globex = createAccount('Globex', 'gus@globex.test');
   const initech = createAccount('Initech', 'ines@initech.test');
   const initechEditorId = createUser(initech.account_id, 'ed@initech.test', 'editor');
+  const umbrella = createAccount('Umbrella', 'uma@umbrella.test');
+  const umbrellaEditorId = createUser(umbrella.account_id, 'ulf@umbrella.test', 'editor');
+  const umbrellaViewerId = createUser(umbrella.account_id, 'una@umbrella.test', 'viewer');
 
   const created: Record<keyof Seed['keys'], CreatedKey> = {
     admin: createKey(acme.user_id, 'Ada main key'),
@@ -65,6 +68,9 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     otherAccount: createKey(globex.user_id, 'Gus main key'),
     configsAdmin: createKey(initech.user_id, 'Ines main key'),
     configsEditor: createKey(initechEditorId, 'Ed work key'),
+    abAdmin: createKey(umbrella.user_id, 'Uma main key'),
+    abEditor: createKey(umbrellaEditorId, 'Ulf work key'),
+    abViewer: createKey(umbrellaViewerId, 'Una read key'),
   };
 
   const keys = {} as Seed['keys'];
@@ -92,6 +98,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       name: initech.account_name,
       liveConfigId: initech.live_config_id,
     },
+    abTestsAccount: { id: umbrella.account_id, name: umbrella.account_name },
     keys,
   };
   mkdirSync(dirname(SEED_FILE), { recursive: true });

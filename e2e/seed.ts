@@ -25,6 +25,8 @@ export interface Seed {
    * make versions live: its live config changes under them, never under the other specs.
    */
   configsAccount: { id: string; name: string; liveConfigId: string };
+  /** An account of its own for the A/B test journeys: every lifecycle step changes its live config. */
+  abTestsAccount: { id: string; name: string };
   keys: Record<
     | 'admin'
     | 'editor'
@@ -33,7 +35,10 @@ export interface Seed {
     | 'revoked'
     | 'otherAccount'
     | 'configsAdmin'
-    | 'configsEditor',
+    | 'configsEditor'
+    | 'abAdmin'
+    | 'abEditor'
+    | 'abViewer',
     SeedKey
   >;
 }

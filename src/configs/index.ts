@@ -2,6 +2,13 @@
  * The config domain: pure and isomorphic (Node and the browser). The service and the
  * console import it from here.
  */
+export {
+  readConfigContents,
+  type AbTestContents,
+  type AppContents,
+  type ConfigContents,
+  type VariantContents,
+} from './config-contents';
 export { configJsonSchema, type JsonSchema } from './config-schema';
 export { deepEqual, isPlainObject } from './data';
 export {
@@ -10,7 +17,6 @@ export {
   type EditorOperationsResult,
 } from './editor-operations';
 export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
-export { LIFECYCLE_TRANSITIONS } from './operations/ab-test-actions';
 export {
   applyOperations,
   type ApplyOptions,

@@ -65,6 +65,7 @@ export const abTestSchema = z
   })
   .meta({ id: 'AbTest', description: 'An A/B test of one app.' });
 
+export type SettingValue = z.infer<typeof settingValueSchema>;
 export type Settings = z.infer<typeof settingsSchema>;
 export type App = z.infer<typeof appSchema>;
 export type Variant = z.infer<typeof variantSchema>;

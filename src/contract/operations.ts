@@ -8,7 +8,7 @@
  * schemas keep unknown keys and accept any value in the other fields.
  */
 import { z } from 'zod';
-import type { AbTest, App, Settings, Variant } from './config-document';
+import type { AbTest, AbTestStatus, App, Settings, Variant } from './config-document';
 
 /** RFC 6901: "" or "/"-separated tokens in which "~" is followed by 0 or 1. */
 export const JSON_POINTER_PATTERN = '^(/([^~/]|~[01])*)*$';
@@ -109,6 +109,18 @@ export const LIFECYCLE_ACTIONS = [
   'delete_ab_test',
 ] as const satisfies readonly ActionKey[];
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+/**
+ * Which statuses each lifecycle step may start from (config.md §3). Part of the contract so
+ * that a client offers exactly the steps the server allows.
+ */
+export const LIFECYCLE_TRANSITIONS: Readonly<Record<LifecycleAction, readonly AbTestStatus[]>> = {
+  update_ab_test: ['draft', 'running'],
+  start_ab_test: ['draft'],
+  end_ab_test: ['running'],
+  promote_ab_test: ['running', 'ended'],
+  delete_ab_test: ['draft', 'ended', 'promoted'],
+};
 
 /** Ordinary actions that may come without a `summary`. */
 export const SUMMARY_OPTIONAL_ACTIONS = ['create_ab_test'] as const satisfies readonly ActionKey[];

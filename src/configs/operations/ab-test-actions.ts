@@ -11,22 +11,13 @@
  */
 import { isMap, isSeq, type YAMLMap } from 'yaml';
 import type { AbTestStatus } from '../../contract/config-document';
-import type { LifecycleAction } from '../../contract/operations';
+import { LIFECYCLE_TRANSITIONS, type LifecycleAction } from '../../contract/operations';
 import { keyString, resolveAlias, type TreeNode } from '../yaml-tree';
 import type { ApplyContext, ListEntry } from './apply-context';
 import { field, requireId, setField } from './app-actions';
 import { refuse } from './refusal';
 
 type Item = Readonly<Record<string, unknown>>;
-
-/** Which statuses each lifecycle step may start from. */
-export const LIFECYCLE_TRANSITIONS: Readonly<Record<LifecycleAction, readonly AbTestStatus[]>> = {
-  update_ab_test: ['draft', 'running'],
-  start_ab_test: ['draft'],
-  end_ab_test: ['running'],
-  promote_ab_test: ['running', 'ended'],
-  delete_ab_test: ['draft', 'ended', 'promoted'],
-};
 
 export function createAbTest(context: ApplyContext, item: Item): void {
   const id = requireId(item);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AB_TEST_STATUSES, type AbTestStatus } from '../../contract/config-document';
 import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../contract/operations';
-import { LIFECYCLE_TRANSITIONS } from './ab-test-actions';
+import { LIFECYCLE_TRANSITIONS } from '../../contract/operations';
 import { applied, NOW, refused } from '../testing/apply-helpers';
 
 const STARTED = '2026-11-01T08:00:00.000Z';

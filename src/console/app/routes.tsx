@@ -1,8 +1,7 @@
 /** One URL per page. Pages that need a key sit under RequireConnection. */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner';
-import { AbTestsPage } from '../features/ab-tests/ab-tests-page';
 import { ConfigsPage } from '../features/configs/configs-page';
 import { HistoryPage } from '../features/configs/history-page';
 import { SettingsPage } from '../features/settings/settings-page';
@@ -11,24 +10,42 @@ import { NotFoundPage } from './routes/not-found';
 import { RequireConnection } from './routes/require-connection';
 import { RouteError } from './routes/route-error';
 
-// The editor page is its own chunk: the first page never loads it (nor Monaco with it).
-const ConfigPage = lazy(() =>
-  import('../features/configs/config-page').then((module) => ({ default: module.ConfigPage })),
-);
-
-function EditorRoute() {
+/**
+ * A page in a chunk of its own, loaded when its route is first visited: the first page
+ * never loads the editor (nor Monaco with it) or the A/B test forms.
+ */
+function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
+  const Page = lazy(async () => ({ default: await load() }));
   return (
     <Suspense
       fallback={
         <div className="page" aria-busy="true">
-          <Spinner label="Loading the editor…" />
+          <Spinner label={loadingLabel} />
         </div>
       }
     >
-      <ConfigPage />
+      <Page />
     </Suspense>
   );
 }
+
+const editorPage = lazyPage(
+  async () => (await import('../features/configs/config-page')).ConfigPage,
+  'Loading the editor…',
+);
+const abTestsLoading = 'Loading the A/B tests…';
+const abTestsPage = lazyPage(
+  async () => (await import('../features/ab-tests/ab-tests-page')).AbTestsPage,
+  abTestsLoading,
+);
+const createAbTestPage = lazyPage(
+  async () => (await import('../features/ab-tests/create-ab-test-page')).CreateAbTestPage,
+  abTestsLoading,
+);
+const abTestPage = lazyPage(
+  async () => (await import('../features/ab-tests/ab-test-page')).AbTestPage,
+  abTestsLoading,
+);
 
 export const routes: RouteObject[] = [
   {
@@ -46,9 +63,11 @@ export const routes: RouteObject[] = [
             element: <RequireConnection />,
             children: [
               { path: 'configs', element: <ConfigsPage /> },
-              { path: 'configs/:id', element: <EditorRoute /> },
+              { path: 'configs/:id', element: editorPage },
               { path: 'configs/:id/history', element: <HistoryPage /> },
-              { path: 'ab-tests', element: <AbTestsPage /> },
+              { path: 'ab-tests', element: abTestsPage },
+              { path: 'ab-tests/new', element: createAbTestPage },
+              { path: 'ab-tests/:configId/:testId', element: abTestPage },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -23,6 +23,53 @@ export function FieldError({ id, message }: { id: string; message: string | unde
   ) : null;
 }
 
+interface FieldIds {
+  id: string;
+  hintId: string;
+  errorId: string;
+  /** For the control: its hint and error, and whether it is invalid. */
+  control: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+}
+
+function useFieldIds({ hint, error }: Pick<FieldProps, 'hint' | 'error'>): FieldIds {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return {
+    id,
+    hintId,
+    errorId,
+    control: {
+      id,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': describedBy(hint !== undefined && hintId, error && errorId),
+    },
+  };
+}
+
+/** Label, hint, the control (children) and its error, in that order. */
+function FieldFrame({
+  label,
+  hint,
+  error,
+  ids,
+  className,
+  children,
+}: FieldProps & { ids: FieldIds; className?: string | undefined; children: ReactNode }) {
+  return (
+    <div className={['field', className].filter(Boolean).join(' ')}>
+      <label htmlFor={ids.id}>{label}</label>
+      {hint && (
+        <p id={ids.hintId} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {children}
+      <FieldError id={ids.errorId} message={error} />
+    </div>
+  );
+}
+
 type TextFieldProps = FieldProps &
   Omit<ComponentProps<'input'>, 'id'> & {
     /** Controls drawn after the input, inside the field row (e.g. a show/hide button). */
@@ -30,28 +77,37 @@ type TextFieldProps = FieldProps &
   };
 
 export function TextField({ label, hint, error, after, className, ...input }: TextFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
+  const ids = useFieldIds({ hint, error });
   return (
-    <div className={['field', className].filter(Boolean).join(' ')}>
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      )}
+    <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
       <div className="field-row">
-        <input
-          {...input}
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(hint !== undefined && hintId, error && errorId)}
-        />
+        <input {...input} {...ids.control} />
         {after}
       </div>
-      <FieldError id={errorId} message={error} />
-    </div>
+    </FieldFrame>
+  );
+}
+
+type TextAreaFieldProps = FieldProps & Omit<ComponentProps<'textarea'>, 'id'>;
+
+export function TextAreaField({ label, hint, error, className, ...textarea }: TextAreaFieldProps) {
+  const ids = useFieldIds({ hint, error });
+  return (
+    <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
+      <textarea {...textarea} {...ids.control} />
+    </FieldFrame>
+  );
+}
+
+type SelectFieldProps = FieldProps & Omit<ComponentProps<'select'>, 'id'>;
+
+/** A labelled select; its options are the children. */
+export function SelectField({ label, hint, error, className, ...select }: SelectFieldProps) {
+  const ids = useFieldIds({ hint, error });
+  return (
+    <FieldFrame label={label} hint={hint} error={error} ids={ids} className={className}>
+      <select {...select} {...ids.control} />
+    </FieldFrame>
   );
 }
 

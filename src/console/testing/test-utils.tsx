@@ -67,8 +67,9 @@ export function problemResponse(
   code: ProblemCode,
   detail: string,
   headers: Record<string, string> = {},
+  extra: Parameters<typeof problemOf>[2] = {},
 ): Response {
-  const problem = problemOf(code, detail);
+  const problem = problemOf(code, detail, extra);
   return new Response(JSON.stringify(problem), {
     status: problem.status,
     headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headers },

@@ -40,7 +40,7 @@ import { LeaveGuard } from './components/leave-dialog';
 import { NOTHING_TO_SAVE, OperationsPanel } from './components/operations-panel';
 import { ProblemsPanel } from './components/problems-panel';
 import { PublishDialog } from './components/publish-dialog';
-import { offers } from './permissions';
+import { offers } from '../../lib/permissions';
 
 export const SYNTAX_ALERT = 'Fix the syntax errors before saving.';
 export const PUBLISH_BLOCKED = 'Fix the errors before publishing.';

@@ -10,7 +10,7 @@ import { useConfigs } from './api/get-configs';
 import { ConfigTable } from './components/config-table';
 import { DiscardConfigDialog } from './components/discard-config-dialog';
 import { MakeLiveDialog } from './components/make-live-dialog';
-import { offers } from './permissions';
+import { offers } from '../../lib/permissions';
 
 /** `/configs`: the live config, drafts and published versions. */
 export function ConfigsPage() {

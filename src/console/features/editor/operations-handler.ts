@@ -10,8 +10,10 @@ import {
   editorTextToOperations,
   parseConfig,
   parsePointer,
+  readConfigContents,
   stringifyConfig,
   YAML_PARSE_OPTIONS,
+  type ConfigContents,
   type EditorOperationsResult,
   type ParsedConfig,
 } from '../../../configs';
@@ -161,6 +163,12 @@ export function locateAppliedPaths(
   return ranges;
 }
 
+/** A config's apps and tests; null when its text does not parse. */
+export function readContents(text: string): ConfigContents | null {
+  const data = dataOf(parseConfig(text));
+  return data.ok ? readConfigContents(data.data) : null;
+}
+
 export function handleOperationsRequest(
   request: OperationsRequest,
 ): OperationsResults[keyof OperationsResults] {
@@ -173,5 +181,7 @@ export function handleOperationsRequest(
       return locateAppliedPaths(request.text, request.paths, request.operations);
     case 'prime':
       return primeSavedText(request.text);
+    case 'contents':
+      return readContents(request.text);
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Messages between the page and the operations worker (operations.worker.ts). Everything
- * that parses a config's YAML runs there: the `yaml` parser takes about 2 s on a
+ * that parses a config's YAML runs there (the editor's diffs, and the A/B test pages' reading
+ * of a config): the `yaml` parser takes about 2 s on a
  * 10,000-app config, which must never stall typing.
  */
 import type { Operation } from '../../../contract/operations';
-import type { EditorOperationsResult } from '../../../configs';
+import type { ConfigContents, EditorOperationsResult } from '../../../configs';
 import type { OffsetRange } from './editor-types';
 
 export type OperationsRequest =
@@ -35,6 +36,11 @@ export type OperationsRequest =
       /** The saved text the next diffs are against: parse it now, while the person reads. */
       readonly kind: 'prime';
       readonly text: string;
+    }
+  | {
+      /** A config's apps and A/B tests, for pages that show them (null: it does not parse). */
+      readonly kind: 'contents';
+      readonly text: string;
     };
 
 export type ReapplyResult =
@@ -50,6 +56,7 @@ export interface OperationsResults {
   readonly reapply: ReapplyResult;
   readonly locate: readonly OffsetRange[];
   readonly prime: null;
+  readonly contents: ConfigContents | null;
 }
 
 export type ResultOf<R extends OperationsRequest> = OperationsResults[R['kind']];

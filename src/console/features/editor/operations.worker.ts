@@ -1,6 +1,7 @@
 /**
  * The operations worker: turns editor text into operations, re-applies an edit after a 412,
- * and finds applied paths in saved text, off the main thread (operations-protocol.ts).
+ * finds applied paths in saved text, and reads a config's apps and A/B tests, off the main
+ * thread (operations-protocol.ts).
  */
 import { handleOperationsRequest } from './operations-handler';
 import type { OperationsEnvelope, OperationsReply } from './operations-protocol';

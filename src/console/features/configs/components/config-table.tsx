@@ -1,6 +1,6 @@
 import type { ConfigSummary } from '../../../../contract/configs';
 import { Link } from 'react-router';
-import { formatAbsolute } from '../../../lib/time';
+import { Time } from '../../../components/time';
 import { describeIssueCounts } from '../../editor/markers';
 
 interface ConfigTableProps {
@@ -15,16 +15,6 @@ export function validityOf(
   config: Pick<ConfigSummary, 'valid' | 'error_count' | 'warning_count'>,
 ): string {
   return config.valid ? 'Valid' : describeIssueCounts(config.error_count, config.warning_count);
-}
-
-/** Date and time wrap between them, never inside. */
-function Time({ value }: { value: string }) {
-  const [date, ...rest] = formatAbsolute(value).split(' ');
-  return (
-    <time dateTime={value}>
-      <span className="nowrap">{date}</span> <span className="nowrap">{rest.join(' ')}</span>
-    </time>
-  );
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../../../../configs';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
+import { actionKeyOf, isLifecycleAction } from '../../../../contract/operations';
 import { etagOf, type ConfigRecord, type ConfigSummary } from '../../../../contract/configs';
 import { jsonResponse, problemResponse, type SeenRequest } from '../../../testing/test-utils';
 
@@ -67,7 +68,14 @@ export interface FakeConfigServer {
 
 export function createFakeConfigServer({
   offersConfigs = true,
-}: { offersConfigs?: boolean } = {}): FakeConfigServer {
+  status = ADMIN_STATUS,
+  liveYaml = LIVE_YAML,
+}: {
+  offersConfigs?: boolean;
+  /** What GET /auth/status answers: its permissions decide what the pages offer. */
+  status?: AuthStatus;
+  liveYaml?: string;
+} = {}): FakeConfigServer {
   const configs = new Map<string, ConfigRecord>();
   const live = recordOf({
     id: 'cfg_live',
@@ -75,7 +83,7 @@ export function createFakeConfigServer({
     label: 'Initial config',
     live: true,
     base_config_id: null,
-    yaml: LIVE_YAML,
+    yaml: liveYaml,
   });
   configs.set(live.id, live);
   let nextId = 1;
@@ -88,6 +96,47 @@ export function createFakeConfigServer({
     const record = configs.get(id);
     if (!record) throw new Error(`no config ${id}`);
     return record;
+  };
+
+  /** A lifecycle step: the result is published and live, or refused when invalid. */
+  const publishLifecycleResult = (
+    target: ConfigRecord,
+    yaml: string,
+    body: ConfigEditRequest,
+    appliedPaths: string[],
+  ): Response => {
+    const label = body.summary?.trim() || 'Lifecycle step';
+    const published = recordOf({
+      id: `cfg_pub_${nextId++}`,
+      kind: 'published',
+      label,
+      live: true,
+      base_config_id: target.id,
+      yaml,
+    });
+    if (!published.validation.valid) {
+      return problemResponse(
+        'invalid_config',
+        'The result would not be valid, and the live config must always be valid',
+        {},
+        { validation: published.validation },
+      );
+    }
+    if (target.kind === 'draft') configs.delete(target.id);
+    for (const [key, value] of configs) configs.set(key, { ...value, live: false });
+    configs.set(published.id, published);
+    server.liveId = published.id;
+    const result: ConfigEditResult = {
+      id: published.id,
+      account_id: 'acc_1',
+      kind: 'published',
+      created: true,
+      base_config_id: target.id,
+      applied_paths: appliedPaths,
+      validation: published.validation,
+      revision: 1,
+    };
+    return jsonResponse(result, 200, { ETag: etagOf(1) });
   };
 
   const server: FakeConfigServer = {
@@ -118,7 +167,7 @@ export function createFakeConfigServer({
       const url = new URL(request.url);
       const path = url.pathname.replace(/^\/api\/v1/, '');
       const method = request.method;
-      if (path === '/auth/status') return jsonResponse(ADMIN_STATUS);
+      if (path === '/auth/status') return jsonResponse(status);
       if (path === '/config/schema') return problemResponse('not_found', 'Unknown route');
       if (!offersConfigs && path.startsWith('/configs')) {
         return problemResponse('not_found', 'Unknown route');
@@ -186,6 +235,9 @@ export function createFakeConfigServer({
         const applied = applyOperations(parsed.document, body.operations);
         if (!applied.ok) return problemResponse('conflict', applied.refusal.message);
         const yaml = stringifyConfig(parsed.document);
+        if (body.operations.some((operation) => isLifecycleAction(actionKeyOf(operation)))) {
+          return publishLifecycleResult(target, yaml, body, applied.appliedPaths);
+        }
         const draft =
           target.kind === 'draft'
             ? { ...recordOf({ ...target, yaml }), revision: target.revision + 1 }

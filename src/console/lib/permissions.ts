@@ -1,4 +1,4 @@
-import type { AuthStatus, Permission } from '../../../contract/auth-status';
+import type { AuthStatus, Permission } from '../../contract/auth-status';
 
 /**
  * Whether to offer what needs `permission`. While the status is unknown, or on a server

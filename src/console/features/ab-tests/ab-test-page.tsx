@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { AbTestContents } from '../../../configs';
+import { Button } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import { Time } from '../../components/time';
+import { ApiProblem, describeError } from '../../lib/api-client';
+import { useAuthStatus } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
+import { offers } from '../../lib/permissions';
+import { LIVE } from '../configs/api/get-config';
+import { useAbTestSource, type AbTestSource } from './api/get-ab-test-source';
+import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
+import { describeIssue } from './components/request-problem';
+import { StepDialog } from './components/step-dialogs';
+import { PageOutcomeNotice, usePageOutcome } from './components/page-outcome';
+import { issuesOfTest } from './form/server-errors';
+import { stepsOffered, type LifecycleStep } from './lifecycle';
+
+/** `/ab-tests/:configId/:testId`: one test, and the lifecycle steps it allows. */
+export function AbTestPage() {
+  const { configId = LIVE, testId = '' } = useParams();
+  usePageTitle(`A/B test ${testId}`);
+  const source = useAbTestSource(configId);
+  const outcome = usePageOutcome();
+  const test = source.data?.contents?.abTests.find((candidate) => candidate.id === testId);
+
+  return (
+    <div className="page">
+      <p>
+        <Link to="/ab-tests">All A/B tests</Link>
+      </p>
+      <h1>A/B test {testId}</h1>
+      {outcome && <PageOutcomeNotice outcome={outcome} />}
+      {source.isPending ? (
+        <Spinner label="Loading the test…" />
+      ) : source.isError ? (
+        source.error instanceof ApiProblem && source.error.status === 404 ? (
+          <p role="alert" className="alert alert-error">
+            This config does not exist: a draft is gone once it is published or discarded. Find the
+            test among <Link to="/ab-tests">all A/B tests</Link>.
+          </p>
+        ) : (
+          <div className="alert alert-error" role="alert">
+            <p>The test could not be loaded. {describeError(source.error)}</p>
+            <Button onClick={() => void source.refetch()}>Try again</Button>
+          </div>
+        )
+      ) : !test ? (
+        <p role="alert" className="alert alert-error">
+          {source.data.config.label} has no A/B test “{testId}”.{' '}
+          <Link to="/ab-tests">All A/B tests</Link>
+        </p>
+      ) : (
+        <AbTestDetails source={source.data} test={test} />
+      )}
+    </div>
+  );
+}
+
+function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestContents }) {
+  const auth = useAuthStatus();
+  const [step, setStep] = useState<LifecycleStep | null>(null);
+  const steps = stepsOffered(test.status, auth.data);
+  const where = configOf(source);
+  const issues = issuesOfTest(source.config.validation.issues, `/ab_tests/${test.index}`);
+
+  return (
+    <>
+      <section className="card" aria-label="About the test">
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <span className={`status status-${test.status ?? 'none'}`}>
+              {statusLabel(test.status)}
+            </span>
+          </dd>
+          <dt>App</dt>
+          <dd>{test.app ?? '—'}</dd>
+          <dt>Config</dt>
+          <dd>
+            <Link to={where.path}>{where.text}</Link>
+          </dd>
+          <dt>Description</dt>
+          <dd>{test.description || '—'}</dd>
+          <dt>Started</dt>
+          <dd>{test.startedAt ? <Time value={test.startedAt} /> : '—'}</dd>
+          <dt>Ended</dt>
+          <dd>{test.endedAt ? <Time value={test.endedAt} /> : '—'}</dd>
+          <dt>Winner</dt>
+          <dd>{test.winner ?? '—'}</dd>
+        </dl>
+      </section>
+      <section className="card" aria-label="Variants">
+        <div className="table-wrap">
+          <table className="table">
+            <caption>Variants</caption>
+            <thead>
+              <tr>
+                <th scope="col">Variant</th>
+                <th scope="col">Weight</th>
+                <th scope="col">Setting overrides</th>
+              </tr>
+            </thead>
+            <tbody>
+              {test.variants.map((variant) => (
+                <tr key={variant.id}>
+                  <th scope="row">
+                    {variant.id}
+                    {variant.id === test.winner && <strong> (winner)</strong>}
+                  </th>
+                  <td>{variant.weight ?? '—'}</td>
+                  <td>{describeOverrides(variant.settings) || 'None'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {issues.length > 0 && (
+        <section className="card" aria-label="Problems of this test">
+          <h2>Problems</h2>
+          <ul className="issue-list">
+            {issues.map((issue) => (
+              <li key={`${issue.code} ${issue.path}`}>{describeIssue(issue)}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section className="card" aria-label="Lifecycle">
+        <h2>Lifecycle</h2>
+        {!offers(auth.data, 'config:publish') ? (
+          <p>Your API key cannot run lifecycle steps: that needs the config:publish permission.</p>
+        ) : steps.length === 0 ? (
+          <p>No lifecycle step applies to a test with the status {statusLabel(test.status)}.</p>
+        ) : (
+          <div className="form-actions">
+            {steps.map((candidate) => (
+              <Button
+                key={candidate.action}
+                variant={candidate.action === 'delete_ab_test' ? 'danger' : 'secondary'}
+                onClick={() => setStep(candidate)}
+              >
+                {candidate.verb}
+              </Button>
+            ))}
+          </div>
+        )}
+      </section>
+      {step && <StepDialog step={step} source={source} test={test} onClose={() => setStep(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,294 @@
+/**
+ * One dialog per lifecycle step. Start, end and delete only confirm; promote asks for the
+ * winner and shows which settings it copies into the app; edit changes the description, and
+ * the variants while the test is a draft.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useEffectEvent, useId } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import type { AbTestContents, AppContents } from '../../../../configs';
+import { operations } from '../../../../contract/operations';
+import { FieldError, TextAreaField } from '../../../components/form-fields';
+import type { AbTestSource } from '../api/get-ab-test-source';
+import { useRunLifecycleStep } from '../api/run-lifecycle-step';
+import {
+  promoteAbTestSchema,
+  stepSchema,
+  updateAbTestSchema,
+  type PromoteAbTestValues,
+  type StepValues,
+  type UpdateAbTestValues,
+} from '../form/ab-test-forms';
+import { fieldMessagesOf, isVariantField, type TestFieldName } from '../form/server-errors';
+import { rowsOfVariants, variantsOfRows } from '../form/variant-rows';
+import { variantsEditable, type LifecycleStep } from '../lifecycle';
+import { StepDialogFrame } from './step-dialog-frame';
+import { VariantsFieldset } from './variants-fieldset';
+
+export interface StepDialogProps {
+  step: LifecycleStep;
+  source: AbTestSource;
+  test: AbTestContents;
+  onClose: () => void;
+}
+
+function defaultLabelOf(step: LifecycleStep, test: AbTestContents): string {
+  const word = step.action === 'update_ab_test' ? 'Update' : step.verb;
+  return `${word} A/B test ${test.id}`;
+}
+
+/** Puts what the server said about a field beside it (the rest is listed at the form). */
+function useServerFieldErrors(
+  error: unknown,
+  test: AbTestContents,
+  put: (field: TestFieldName, message: string) => void,
+) {
+  const putEvent = useEffectEvent(put);
+  useEffect(() => {
+    for (const { field, message } of fieldMessagesOf(error, {
+      item: '/operations/0',
+      test: `/ab_tests/${test.index}`,
+    })) {
+      putEvent(field, message);
+    }
+  }, [error, test.index]);
+}
+
+const STEP_OPERATION = {
+  start_ab_test: operations.startAbTest,
+  end_ab_test: operations.endAbTest,
+  delete_ab_test: operations.deleteAbTest,
+} as const;
+
+/** Start, end, delete: a question, the version label, and the step's button. */
+export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogProps) {
+  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<StepValues>({ resolver: zodResolver(stepSchema), defaultValues: { summary: '' } });
+  const action = step.action as keyof typeof STEP_OPERATION;
+  const close = () => {
+    edit.reset();
+    onClose();
+  };
+
+  return (
+    <StepDialogFrame
+      open
+      title={`${step.verb} ${test.id}?`}
+      source={source}
+      onClose={close}
+      onSubmit={handleSubmit(({ summary }) =>
+        run(step, STEP_OPERATION[action](test.id), summary, onClose),
+      )}
+      confirmLabel={step.verb}
+      confirmVariant={action === 'delete_ab_test' ? 'danger' : 'primary'}
+      summary={register('summary')}
+      summaryError={errors.summary?.message}
+      defaultLabel={defaultLabelOf(step, test)}
+      pending={edit.isPending}
+      error={edit.error}
+      failure={`${test.id} was not ${step.done.toLowerCase()}.`}
+      focusCancel
+    >
+      <p>{STEP_EFFECT[action](test)}</p>
+    </StepDialogFrame>
+  );
+}
+
+const STEP_EFFECT: Record<keyof typeof STEP_OPERATION, (test: AbTestContents) => string> = {
+  start_ab_test: (test) =>
+    `${test.id} starts running in ${test.app ?? 'its app'} now; its variants can no longer change.`,
+  end_ab_test: (test) => `${test.id} stops now. You can still promote a winner afterwards.`,
+  delete_ab_test: (test) => `${test.id} is removed from the config.`,
+};
+
+/** The settings the winner copies into its app: each key with the app's value now. */
+function copiedSettings(
+  test: AbTestContents,
+  winner: string,
+  app: AppContents | undefined,
+): { key: string; from: string; to: string }[] {
+  const variant = test.variants.find((candidate) => candidate.id === winner);
+  if (!variant) return [];
+  return Object.entries(variant.settings).map(([key, value]) => ({
+    key,
+    from: app && key in app.settings ? String(app.settings[key]) : '(not set)',
+    to: String(value),
+  }));
+}
+
+export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) {
+  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors },
+  } = useForm<PromoteAbTestValues>({
+    resolver: zodResolver(promoteAbTestSchema),
+    defaultValues: { winner: '', summary: '' },
+  });
+  useServerFieldErrors(edit.error, test, (field, message) => {
+    if (field === 'winner') setError(field, { type: 'server', message });
+  });
+  const winner = useWatch({ control, name: 'winner' });
+  const winnerErrorId = useId();
+  const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
+  const copied = winner ? copiedSettings(test, winner, app) : [];
+  const close = () => {
+    edit.reset();
+    onClose();
+  };
+
+  return (
+    <StepDialogFrame
+      open
+      title={`Promote a winner of ${test.id}?`}
+      source={source}
+      onClose={close}
+      onSubmit={handleSubmit(({ winner: chosen, summary }) =>
+        run(step, operations.promoteAbTest(test.id, chosen), summary, onClose),
+      )}
+      confirmLabel="Promote"
+      summary={register('summary')}
+      summaryError={errors.summary?.message}
+      defaultLabel={defaultLabelOf(step, test)}
+      pending={edit.isPending}
+      error={edit.error}
+      failure={`${test.id} was not promoted.`}
+      wide
+    >
+      <fieldset
+        className="radio-group"
+        aria-describedby={errors.winner ? winnerErrorId : undefined}
+      >
+        <legend>Winning variant</legend>
+        {test.variants.map((variant) => (
+          <label key={variant.id} className="radio">
+            <input type="radio" value={variant.id} {...register('winner')} />
+            {variant.id}
+          </label>
+        ))}
+        <FieldError id={winnerErrorId} message={errors.winner?.message} />
+      </fieldset>
+      {winner && (
+        <div aria-live="polite">
+          {copied.length === 0 ? (
+            <p>{winner} overrides no settings: the app’s settings stay as they are.</p>
+          ) : (
+            <table className="table">
+              <caption>
+                Settings copied into {test.app ?? 'the app'} from {winner}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Setting</th>
+                  <th scope="col">Now</th>
+                  <th scope="col">After promoting</th>
+                </tr>
+              </thead>
+              <tbody>
+                {copied.map((row) => (
+                  <tr key={row.key}>
+                    <th scope="row">{row.key}</th>
+                    <td>{row.from}</td>
+                    <td>{row.to}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+    </StepDialogFrame>
+  );
+}
+
+export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
+  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const editable = variantsEditable(test.status);
+  const form = useForm<UpdateAbTestValues>({
+    resolver: zodResolver(updateAbTestSchema(editable)),
+    defaultValues: {
+      description: test.description ?? '',
+      variants: rowsOfVariants(test.variants),
+      summary: '',
+    },
+  });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = form;
+  useServerFieldErrors(edit.error, test, (field, message) => {
+    if (field === 'description' || (editable && isVariantField(field))) {
+      setError(field, { type: 'server', message });
+    }
+  });
+  const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
+  const close = () => {
+    edit.reset();
+    onClose();
+  };
+
+  return (
+    <StepDialogFrame
+      open
+      title={`Edit ${test.id}`}
+      source={source}
+      onClose={close}
+      onSubmit={handleSubmit(({ description, variants, summary }) =>
+        run(
+          step,
+          operations.updateAbTest({
+            id: test.id,
+            // Only what changed: an untouched empty field must not write `description: ""`.
+            ...(description !== (test.description ?? '') ? { description } : {}),
+            ...(editable ? { variants: variantsOfRows(variants) } : {}),
+          }),
+          summary,
+          onClose,
+        ),
+      )}
+      confirmLabel="Save and publish"
+      summary={register('summary')}
+      summaryError={errors.summary?.message}
+      defaultLabel={defaultLabelOf(step, test)}
+      pending={edit.isPending}
+      error={edit.error}
+      failure={`${test.id} was not updated.`}
+      wide
+    >
+      <FormProvider {...form}>
+        <TextAreaField
+          label="Description"
+          rows={3}
+          error={errors.description?.message}
+          {...register('description')}
+        />
+        {editable ? (
+          <VariantsFieldset app={app} />
+        ) : (
+          <p className="muted">The test is running: only its description can change.</p>
+        )}
+      </FormProvider>
+    </StepDialogFrame>
+  );
+}
+
+/** The dialog of a step. */
+export function StepDialog(props: StepDialogProps) {
+  switch (props.step.action) {
+    case 'update_ab_test':
+      return <UpdateDialog {...props} />;
+    case 'promote_ab_test':
+      return <PromoteDialog {...props} />;
+    default:
+      return <ConfirmStepDialog {...props} />;
+  }
+}

@@ -1,0 +1,213 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { ConfigContents } from '../../../configs';
+import { AB_TEST_DESCRIPTION_MAX_LENGTH } from '../../../contract/config-document';
+import { MAX_SUMMARY_LENGTH } from '../../../contract/config-edit';
+import { operations } from '../../../contract/operations';
+import { Button } from '../../components/button';
+import { SelectField, TextAreaField, TextField } from '../../components/form-fields';
+import { Spinner } from '../../components/spinner';
+import { describeError } from '../../lib/api-client';
+import { useAuthStatus } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
+import { offers } from '../../lib/permissions';
+import { useAbTestEdit } from './api/edit-ab-tests';
+import { useAbTestSources, type AbTestSource } from './api/get-ab-test-source';
+import { testPath } from './api/run-lifecycle-step';
+import type { PageOutcome } from './components/page-outcome';
+import { RequestProblem } from './components/request-problem';
+import { VariantsFieldset } from './components/variants-fieldset';
+import { createAbTestSchema, NEW_DRAFT, type CreateAbTestValues } from './form/ab-test-forms';
+import { fieldMessagesOf } from './form/server-errors';
+import { defaultVariantRows, ID_HINT, variantsOfRows } from './form/variant-rows';
+
+/** `/ab-tests/new` (`?config=<draft id>` preselects a draft): a new test in a draft. */
+export function CreateAbTestPage() {
+  usePageTitle('New A/B test');
+  const auth = useAuthStatus();
+  const sources = useAbTestSources();
+
+  return (
+    <div className="page">
+      <p>
+        <Link to="/ab-tests">All A/B tests</Link>
+      </p>
+      <h1>New A/B test</h1>
+      {!offers(auth.data, 'config:write') ? (
+        <p>Your API key cannot create tests: that needs the config:write permission.</p>
+      ) : sources.error ? (
+        <div className="alert alert-error" role="alert">
+          <p>The configs could not be loaded. {describeError(sources.error)}</p>
+          <Button onClick={sources.refetch}>Try again</Button>
+        </div>
+      ) : sources.isPending ? (
+        <Spinner label="Loading the configs…" />
+      ) : (
+        <CreateAbTestForm sources={sources.sources} />
+      )}
+    </div>
+  );
+}
+
+function CreateAbTestForm({ sources }: { sources: readonly AbTestSource[] }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const edit = useAbTestEdit();
+  const live = sources.find((source) => source.config.live);
+  const drafts = sources.filter((source) => source.config.kind === 'draft');
+  const preselected = params.get('config');
+
+  // The id and app are checked against the chosen config (react-hook-form takes the
+  // resolver of each render, so this one always sees the latest sources).
+  const schema = createAbTestSchema((target): ConfigContents | null => {
+    const source = target === NEW_DRAFT ? live : drafts.find((draft) => draft.config.id === target);
+    return source?.contents ?? null;
+  });
+
+  const form = useForm<CreateAbTestValues>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      target: drafts.some((draft) => draft.config.id === preselected)
+        ? (preselected ?? '')
+        : NEW_DRAFT,
+      id: '',
+      app: '',
+      description: '',
+      variants: defaultVariantRows(),
+      summary: '',
+    },
+  });
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors },
+  } = form;
+  const [target, appId, testId] = useWatch({ control, name: ['target', 'app', 'id'] });
+  const targetSource = target === NEW_DRAFT ? live : drafts.find((d) => d.config.id === target);
+  const apps = targetSource?.contents?.apps ?? [];
+  const app = apps.find((candidate) => candidate.id === appId);
+
+  useEffect(() => {
+    for (const { field, message } of fieldMessagesOf(edit.error, {
+      item: '/operations/0/create_ab_test/0',
+      test: null,
+    })) {
+      if (field !== 'winner') setError(field, { type: 'server', message });
+    }
+  }, [edit.error, setError]);
+
+  const onSubmit = async (values: CreateAbTestValues) => {
+    const newDraft = values.target === NEW_DRAFT;
+    const id = values.id.trim();
+    const description = values.description.trim();
+    let output;
+    try {
+      output = await edit.mutateAsync({
+        request: {
+          // A new draft copies the live config as it is when the request arrives.
+          ...(newDraft ? {} : { config_id: values.target }),
+          operations: [
+            operations.createAbTest({
+              id,
+              app: values.app,
+              ...(description ? { description } : {}),
+              variants: variantsOfRows(values.variants),
+            }),
+          ],
+          ...(newDraft && values.summary.trim() ? { summary: values.summary.trim() } : {}),
+        },
+        revision: newDraft ? null : (targetSource?.config.revision ?? null),
+      });
+    } catch {
+      return; // The form shows `edit.error`.
+    }
+    const { result } = output;
+    const label = result.validation.source?.name ?? result.id;
+    const outcome: PageOutcome = {
+      text: `Created ${id} in the ${result.created ? 'new ' : ''}draft “${label}”. It goes live when you start it or publish the draft.`,
+      configId: result.id,
+      linkText: 'Open the draft in the editor',
+    };
+    await navigate(testPath(result.id, id), { state: { outcome } });
+  };
+
+  return (
+    <FormProvider {...form}>
+      <form className="form form-wide" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <SelectField
+          label="Create in"
+          hint="A test is created in a draft; starting it makes that draft live."
+          error={errors.target?.message}
+          {...register('target')}
+        >
+          <option value={NEW_DRAFT}>
+            A new draft from the live config{live ? ` (${live.config.label})` : ''}
+          </option>
+          {drafts.map((draft) => (
+            <option key={draft.config.id} value={draft.config.id}>
+              Draft: {draft.config.label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Test id"
+          hint={ID_HINT}
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.id?.message}
+          {...register('id')}
+        />
+        <SelectField
+          label="App"
+          hint={
+            apps.length === 0
+              ? 'This config has no apps yet: add one in the editor first.'
+              : undefined
+          }
+          error={errors.app?.message}
+          {...register('app')}
+        >
+          <option value="">Choose an app</option>
+          {apps.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.name ? `${candidate.name} (${candidate.id})` : candidate.id}
+            </option>
+          ))}
+        </SelectField>
+        <TextAreaField
+          label="Description"
+          hint={`Optional; at most ${AB_TEST_DESCRIPTION_MAX_LENGTH} characters.`}
+          rows={3}
+          error={errors.description?.message}
+          {...register('description')}
+        />
+        <VariantsFieldset app={app} />
+        {target === NEW_DRAFT && (
+          <TextField
+            label="Draft name"
+            hint={`Optional. Empty: “Create A/B test ${testId.trim() || '<id>'}”.`}
+            autoComplete="off"
+            maxLength={MAX_SUMMARY_LENGTH}
+            error={errors.summary?.message}
+            {...register('summary')}
+          />
+        )}
+        {edit.error != null && (
+          <RequestProblem failure="The test was not created." error={edit.error} />
+        )}
+        <div className="form-actions">
+          <Button type="submit" variant="primary" pending={edit.isPending}>
+            Create test
+          </Button>
+          <Link className="button button-secondary" to="/ab-tests">
+            Cancel
+          </Link>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}
