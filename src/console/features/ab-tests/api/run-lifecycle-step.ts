@@ -16,16 +16,17 @@ export function testPath(configId: string, testId: string): string {
   return `/ab-tests/${encodeURIComponent(configId)}/${encodeURIComponent(testId)}`;
 }
 
-export function useRunLifecycleStep(source: AbTestSource, testId: string) {
+/** `onClose` closes the step's dialog: after a step, or when the person cancels. */
+export function useRunLifecycleStep(source: AbTestSource, testId: string, onClose: () => void) {
   const edit = useAbTestEdit();
   const navigate = useNavigate();
 
-  const run = async (
-    step: LifecycleStep,
-    operation: Operation,
-    summary: string,
-    onDone: () => void,
-  ) => {
+  const close = () => {
+    edit.reset();
+    onClose();
+  };
+
+  const run = async (step: LifecycleStep, operation: Operation, summary: string) => {
     let output;
     try {
       output = await edit.mutateAsync({
@@ -40,7 +41,7 @@ export function useRunLifecycleStep(source: AbTestSource, testId: string) {
       return; // The dialog shows `edit.error`.
     }
     // Awaited, not a mutate() callback: those never run once the page has moved on.
-    onDone();
+    onClose();
     const { result } = output;
     const label = result.validation.source?.name ?? result.id;
     const outcome: PageOutcome = {
@@ -55,5 +56,5 @@ export function useRunLifecycleStep(source: AbTestSource, testId: string) {
     });
   };
 
-  return { run, edit };
+  return { run, edit, close };
 }

@@ -62,17 +62,13 @@ const STEP_OPERATION = {
 
 /** Start, end, delete: a question, the version label, and the step's button. */
 export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<StepValues>({ resolver: zodResolver(stepSchema), defaultValues: { summary: '' } });
   const action = step.action as keyof typeof STEP_OPERATION;
-  const close = () => {
-    edit.reset();
-    onClose();
-  };
 
   return (
     <StepDialogFrame
@@ -80,9 +76,7 @@ export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogPro
       title={`${step.verb} ${test.id}?`}
       source={source}
       onClose={close}
-      onSubmit={handleSubmit(({ summary }) =>
-        run(step, STEP_OPERATION[action](test.id), summary, onClose),
-      )}
+      onSubmit={handleSubmit(({ summary }) => run(step, STEP_OPERATION[action](test.id), summary))}
       confirmLabel={step.verb}
       confirmVariant={action === 'delete_ab_test' ? 'danger' : 'primary'}
       summary={register('summary')}
@@ -121,7 +115,7 @@ function copiedSettings(
 }
 
 export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
   const {
     register,
     handleSubmit,
@@ -139,10 +133,6 @@ export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) 
   const winnerErrorId = useId();
   const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
   const copied = winner ? copiedSettings(test, winner, app) : [];
-  const close = () => {
-    edit.reset();
-    onClose();
-  };
 
   return (
     <StepDialogFrame
@@ -151,7 +141,7 @@ export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) 
       source={source}
       onClose={close}
       onSubmit={handleSubmit(({ winner: chosen, summary }) =>
-        run(step, operations.promoteAbTest(test.id, chosen), summary, onClose),
+        run(step, operations.promoteAbTest(test.id, chosen), summary),
       )}
       confirmLabel="Promote"
       summary={register('summary')}
@@ -209,7 +199,7 @@ export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) 
 }
 
 export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit } = useRunLifecycleStep(source, test.id);
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
   const editable = variantsEditable(test.status);
   const form = useForm<UpdateAbTestValues>({
     resolver: zodResolver(updateAbTestSchema(editable)),
@@ -231,10 +221,6 @@ export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
     }
   });
   const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
-  const close = () => {
-    edit.reset();
-    onClose();
-  };
 
   return (
     <StepDialogFrame
@@ -252,7 +238,6 @@ export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
             ...(editable ? { variants: variantsOfRows(variants) } : {}),
           }),
           summary,
-          onClose,
         ),
       )}
       confirmLabel="Save and publish"
