@@ -338,4 +338,28 @@ describe('the create form', () => {
     expect(router.state.location.pathname).toMatch(/^\/ab-tests\/cfg_draft_\d+\/green-cta$/);
     expect(await screen.findByText('A green button')).toBeTruthy();
   });
+
+  it('adds a test to a chosen draft, at the revision it showed', async () => {
+    const { server, user, router } = open('/ab-tests/new?config=cfg_d', serverWithDraft());
+    const target = (await screen.findByLabelText(/^Create in/)) as HTMLSelectElement;
+    expect(target.value).toBe('cfg_d');
+    expect(screen.queryByLabelText(/^Draft name/)).toBeNull();
+    await user.type(screen.getByLabelText(/^Test id/), 'dark-mode');
+    await user.selectOptions(screen.getByLabelText(/^App/), 'ios-app');
+    await user.click(screen.getByRole('button', { name: 'Create test' }));
+    // The draft already has a test with this id; the live config does not.
+    expect(await screen.findByText('That config already has a test with this id.')).toBeTruthy();
+    await user.clear(screen.getByLabelText(/^Test id/));
+    await user.type(screen.getByLabelText(/^Test id/), 'big-font');
+    await user.click(screen.getByRole('button', { name: 'Create test' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Created big-font in the draft “Dark mode draft”.',
+    );
+    expect(server.edits.at(-1)).toMatchObject({
+      body: { config_id: 'cfg_d', operations: [{ create_ab_test: [{ id: 'big-font' }] }] },
+      ifMatch: '"1"',
+    });
+    expect(router.state.location.pathname).toBe('/ab-tests/cfg_d/big-font');
+  });
 });

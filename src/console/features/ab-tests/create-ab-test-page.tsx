@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { ConfigContents } from '../../../configs';
+import type { ConfigSummary } from '../../../contract/configs';
 import { AB_TEST_DESCRIPTION_MAX_LENGTH } from '../../../contract/config-document';
 import { MAX_SUMMARY_LENGTH } from '../../../contract/config-edit';
 import { operations } from '../../../contract/operations';
@@ -45,33 +46,37 @@ export function CreateAbTestPage() {
       ) : sources.isPending ? (
         <Spinner label="Loading the configs…" />
       ) : (
-        <CreateAbTestForm sources={sources.sources} />
+        <CreateAbTestForm sources={sources.sources} drafts={sources.drafts} />
       )}
     </div>
   );
 }
 
-function CreateAbTestForm({ sources }: { sources: readonly AbTestSource[] }) {
+interface CreateAbTestFormProps {
+  sources: readonly AbTestSource[];
+  /** The drafts to offer, even those whose contents are still loading. */
+  drafts: readonly ConfigSummary[];
+}
+
+function CreateAbTestForm({ sources, drafts }: CreateAbTestFormProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const edit = useAbTestEdit();
   const live = sources.find((source) => source.config.live);
-  const drafts = sources.filter((source) => source.config.kind === 'draft');
+  const sourceOf = (target: string) =>
+    target === NEW_DRAFT ? live : sources.find((source) => source.config.id === target);
   const preselected = params.get('config');
 
   // The id and app are checked against the chosen config (react-hook-form takes the
   // resolver of each render, so this one always sees the latest sources).
-  const schema = createAbTestSchema((target): ConfigContents | null => {
-    const source = target === NEW_DRAFT ? live : drafts.find((draft) => draft.config.id === target);
-    return source?.contents ?? null;
-  });
+  const schema = createAbTestSchema(
+    (target): ConfigContents | null => sourceOf(target)?.contents ?? null,
+  );
 
   const form = useForm<CreateAbTestValues>({
     resolver: zodResolver(schema),
     defaultValues: {
-      target: drafts.some((draft) => draft.config.id === preselected)
-        ? (preselected ?? '')
-        : NEW_DRAFT,
+      target: drafts.some((draft) => draft.id === preselected) ? (preselected ?? '') : NEW_DRAFT,
       id: '',
       app: '',
       description: '',
@@ -87,7 +92,7 @@ function CreateAbTestForm({ sources }: { sources: readonly AbTestSource[] }) {
     formState: { errors },
   } = form;
   const [target, appId, testId] = useWatch({ control, name: ['target', 'app', 'id'] });
-  const targetSource = target === NEW_DRAFT ? live : drafts.find((d) => d.config.id === target);
+  const targetSource = sourceOf(target);
   const apps = targetSource?.contents?.apps ?? [];
   const app = apps.find((candidate) => candidate.id === appId);
 
@@ -148,8 +153,8 @@ function CreateAbTestForm({ sources }: { sources: readonly AbTestSource[] }) {
             A new draft from the live config{live ? ` (${live.config.label})` : ''}
           </option>
           {drafts.map((draft) => (
-            <option key={draft.config.id} value={draft.config.id}>
-              Draft: {draft.config.label}
+            <option key={draft.id} value={draft.id}>
+              Draft: {draft.label}
             </option>
           ))}
         </SelectField>
@@ -164,9 +169,13 @@ function CreateAbTestForm({ sources }: { sources: readonly AbTestSource[] }) {
         <SelectField
           label="App"
           hint={
-            apps.length === 0
-              ? 'This config has no apps yet: add one in the editor first.'
-              : undefined
+            targetSource === undefined
+              ? 'Loading the apps of this draft…'
+              : targetSource.contents === null
+                ? 'This draft does not parse as YAML: fix it in the editor first.'
+                : apps.length === 0
+                  ? 'This config has no apps yet: add one in the editor first.'
+                  : undefined
           }
           error={errors.app?.message}
           {...register('app')}

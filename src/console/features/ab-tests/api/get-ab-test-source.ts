@@ -5,7 +5,7 @@
  */
 import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConfigContents } from '../../../../configs';
-import type { ConfigRecord } from '../../../../contract/configs';
+import type { ConfigRecord, ConfigSummary } from '../../../../contract/configs';
 import { ApiProblem } from '../../../lib/api-client';
 import { configQueryOptions, LIVE } from '../../configs/api/get-config';
 import { configsQueryOptions } from '../../configs/api/get-configs';
@@ -51,6 +51,8 @@ export interface AbTestSources {
   readonly error: unknown;
   /** The live config first, then the drafts, newest first. */
   readonly sources: readonly AbTestSource[];
+  /** The drafts that are read (newest first), loaded or not yet. */
+  readonly drafts: readonly ConfigSummary[];
   /** Drafts whose contents are still loading. */
   readonly draftsLoading: number;
   /** Drafts beyond MAX_DRAFTS_LISTED that were not read. */
@@ -65,7 +67,8 @@ export function useAbTestSources(): AbTestSources {
   const queryClient = useQueryClient();
   const list = useQuery(configsQueryOptions());
   const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
-  const ids = [LIVE, ...drafts.slice(0, MAX_DRAFTS_LISTED).map((draft) => draft.id)];
+  const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
+  const ids = [LIVE, ...listed.map((draft) => draft.id)];
   const sources = useQueries({
     queries: ids.map((id) => abTestSourceQueryOptions(queryClient, id)),
   });
@@ -79,6 +82,7 @@ export function useAbTestSources(): AbTestSources {
       sources.find((query, index) => query.isError && !(index > 0 && isGone(query.error)))?.error ??
       null,
     sources: sources.flatMap((query) => (query.data ? [query.data] : [])),
+    drafts: listed,
     draftsLoading: sources.filter((query) => query.isPending).length,
     draftsLeftOut: Math.max(0, drafts.length - MAX_DRAFTS_LISTED),
     listsDrafts: list.data !== null,
