@@ -317,14 +317,49 @@ test('the editor and this page agree: a test made here is in the YAML, an edit t
   await expect(detail(page, 'Description')).toHaveText('Edited in YAML');
 });
 
-test('the A/B test pages have no axe violations', async ({ page, seed }) => {
-  await connectAs(page, seed.keys.abAdmin);
-  await page.goto('/ab-tests');
-  await expect(page.getByRole('table', { name: 'A/B tests' })).toBeVisible();
-  await expectNoAxeViolations(page);
-  await saveScreenshot(page, 'ab-tests');
-  await page.goto('/ab-tests/new');
-  await expect(variantsGroup(page)).toBeVisible();
-  await expectNoAxeViolations(page);
-  await saveScreenshot(page, 'ab-test-new');
-});
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the A/B test pages and a step dialog have no axe violations (${colorScheme})`, async ({
+    page,
+    seed,
+  }) => {
+    const api = ConfigApi.of(seed, seed.keys.abAdmin);
+    const testId = `axe-${colorScheme}-${uniqueSuffix()}`;
+    const draft = await api.edit({
+      operations: [
+        {
+          create_ab_test: [
+            {
+              id: testId,
+              app: 'checkout',
+              description: 'For the accessibility check',
+              variants: [
+                { id: 'control', weight: 50 },
+                { id: 'big', weight: 50, settings: { button_size: 'large' } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    await page.emulateMedia({ colorScheme });
+    await connectAs(page, seed.keys.abAdmin);
+    await page.goto('/ab-tests');
+    await expect(page.getByRole('table', { name: 'A/B tests' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, `ab-tests-${colorScheme}`);
+
+    await page.goto('/ab-tests/new');
+    await expect(variantsGroup(page)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, `ab-test-new-${colorScheme}`);
+
+    await page.goto(`/ab-tests/${draft.id}/${testId}`);
+    await expect(detail(page, 'Status')).toHaveText('Draft');
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, `ab-test-${colorScheme}`);
+    await lifecycle(page).getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByRole('dialog', { name: `Edit ${testId}` })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await saveScreenshot(page, `ab-test-edit-dialog-${colorScheme}`);
+  });
+}
