@@ -315,6 +315,11 @@ test('the editor and this page agree: a test made here is in the YAML, an edit t
   await expect(page.getByText('Saved: revision 2.')).toBeVisible();
   await page.goto(`/ab-tests/${draftId}/${testId}`);
   await expect(detail(page, 'Description')).toHaveText('Edited in YAML');
+
+  // The draft's editor page leads to a new test in the same draft.
+  await page.getByRole('link', { name: `Draft: ${saved.label}` }).click();
+  await page.getByRole('link', { name: 'New A/B test in this draft' }).click();
+  await expect(page.getByLabel('Create in')).toHaveValue(draftId);
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -678,6 +678,14 @@ function ConfigEditorView({
           >
             History
           </Link>
+          {isDraft && canWrite && (
+            <Link
+              className="button button-secondary"
+              to={`/ab-tests/new?config=${encodeURIComponent(config.id)}`}
+            >
+              New A/B test in this draft
+            </Link>
+          )}
         </div>
         {isDraft && !valid && (
           <p id={publishHintId} className="warning-text">
