@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchEditorOperations } from './console/editor-operations';
 import { benchAuthStatus } from './service/auth-status';
 import { benchConfigEdit } from './service/config-edit';
 import { judged, round, type Figure } from './lib/figures';
@@ -53,6 +54,15 @@ if (runs('edit')) {
   });
 }
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
+if (runs('ops')) {
+  await section('editor text → operations', async () => {
+    const { figures: operations, medians } = benchEditorOperations();
+    return [
+      ...operations,
+      growth('editor text → operations growth, 1,000 → 10,000 apps', medians.byApps),
+    ];
+  });
+}
 
 printTable(figures);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${process.platform}`;
