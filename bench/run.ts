@@ -6,7 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { benchBrowser } from './console/browser';
 import { benchEditorOperations } from './console/editor-operations';
+import { benchSizes } from './console/sizes';
 import { benchAuthStatus } from './service/auth-status';
 import { benchConfigEdit } from './service/config-edit';
 import { judged, round, type Figure } from './lib/figures';
@@ -54,6 +57,13 @@ if (runs('edit')) {
   });
 }
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
+if (runs('sizes') || runs('browser')) {
+  // The console as it ships: built now, so that a clean clone can run the bench.
+  process.stderr.write('bench: building the console…\n');
+  execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+if (runs('sizes')) await section('console sizes', async () => benchSizes());
+if (runs('browser')) await section('console in Chromium', benchBrowser);
 if (runs('ops')) {
   await section('editor text → operations', async () => {
     const { figures: operations, medians } = benchEditorOperations();
