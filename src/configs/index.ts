@@ -2,6 +2,7 @@
  * The config domain: pure and isomorphic (Node and the browser). The service and the
  * console import it from here.
  */
+export { ChunkedConfigReader } from './chunked-data';
 export {
   readConfigContents,
   type AbTestContents,

@@ -55,7 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   registerErrorHandler(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
 
   const deps = { store: options.store, clock };

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp, serviceLoggerOptions } from './app';
 import { createDemoAccount, type DemoAccount } from './domain/demo-account';
+import { batchedStdout } from './log-destination';
 import type { ServiceSettings } from './settings';
 import { openDatabase } from './store/database';
 import { SqliteStore } from './store/sqlite-store';
@@ -26,11 +27,12 @@ export async function startServer(
   const store = new SqliteStore(db);
   const empty = (db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n === 0;
   const demo = options.demo && empty ? await createDemoAccount(store, new Date()) : undefined;
+  const log = batchedStdout();
   const app = await buildApp({
     store,
     rateLimit: settings.rateLimit,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
-    logger: serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'),
+    logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });
   await app.listen({ port: settings.port, host: settings.host });
   const address = app.server.address();
@@ -46,6 +48,7 @@ export async function startServer(
       stopped = true;
       await app.close();
       await store.close();
+      log.close();
     },
   };
 }

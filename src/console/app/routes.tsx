@@ -3,7 +3,6 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ConfigsPage } from '../features/configs/configs-page';
-import { HistoryPage } from '../features/configs/history-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { Layout } from './routes/layout';
 import { NotFoundPage } from './routes/not-found';
@@ -12,7 +11,8 @@ import { RouteError } from './routes/route-error';
 
 /**
  * A page in a chunk of its own, loaded when its route is first visited: the first page
- * never loads the editor (nor Monaco with it) or the A/B test forms.
+ * never loads the editor (nor Monaco with it), the history or the A/B test forms
+ * (docs/benchmarks.md).
  */
 function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
   const Page = lazy(async () => ({ default: await load() }));
@@ -32,6 +32,10 @@ function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
 const editorPage = lazyPage(
   async () => (await import('../features/configs/config-page')).ConfigPage,
   'Loading the editor…',
+);
+const historyPage = lazyPage(
+  async () => (await import('../features/configs/history-page')).HistoryPage,
+  'Loading the history…',
 );
 const abTestsLoading = 'Loading the A/B tests…';
 const abTestsPage = lazyPage(
@@ -64,7 +68,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'configs', element: <ConfigsPage /> },
               { path: 'configs/:id', element: editorPage },
-              { path: 'configs/:id/history', element: <HistoryPage /> },
+              { path: 'configs/:id/history', element: historyPage },
               { path: 'ab-tests', element: abTestsPage },
               { path: 'ab-tests/new', element: createAbTestPage },
               { path: 'ab-tests/:configId/:testId', element: abTestPage },

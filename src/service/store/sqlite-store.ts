@@ -21,8 +21,14 @@ type Row = Record<string, unknown>;
 const CONFIG_COLUMNS =
   'id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at, published_at, closed_at, closed_reason';
 
+/** Principals kept at most (see findPrincipalByKeyHash); the cache is emptied when full. */
+const MAX_CACHED_PRINCIPALS = 1_000;
+
 export class SqliteStore implements Store {
   private readonly statements;
+  /** Principals by key hash, valid while `principalsVersion` is the database's version. */
+  private readonly principals = new Map<string, Principal>();
+  private principalsVersion = '';
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -83,6 +89,11 @@ export class SqliteStore implements Store {
       historyOf: db.prepare(
         'SELECT * FROM history WHERE account_id = ? AND config_id = ? ORDER BY seq DESC',
       ),
+      // Changes by any connection: data_version moves on another connection's commit (the
+      // command line's), total_changes() on this connection's own writes. (Two statements:
+      // one SELECT holding both costs more than the two.)
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      ownChanges: db.prepare('SELECT total_changes()').pluck(),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -161,7 +172,29 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Every authenticated request asks this; the answer is cached until anything in the
+   * database changes (a revocation by the command line included), so a revoked key still
+   * fails on the very next request, and an unchanged database costs one cheap query.
+   */
   async findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined> {
+    const version = `${this.statements.dataVersion.get() as number}:${this.statements.ownChanges.get() as number}`;
+    if (version !== this.principalsVersion) {
+      this.principals.clear();
+      this.principalsVersion = version;
+    }
+    const cached = this.principals.get(keyHash);
+    if (cached) return cached;
+    const principal = this.readPrincipal(keyHash);
+    // Unknown keys are not kept: inventing keys must not fill the memory.
+    if (principal) {
+      if (this.principals.size >= MAX_CACHED_PRINCIPALS) this.principals.clear();
+      this.principals.set(keyHash, principal);
+    }
+    return principal;
+  }
+
+  private readPrincipal(keyHash: string): Principal | undefined {
     const row = this.statements.principal.get(keyHash) as Row | undefined;
     if (!row) return undefined;
     return {

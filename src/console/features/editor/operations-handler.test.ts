@@ -1,7 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { Operation } from '../../../contract/operations';
 import { lineRange, textPositions } from './markers';
-import { editorTextToOperations } from '../../../configs';
+import { editorTextToOperations, parseConfig } from '../../../configs';
+import {
+  applyEdits,
+  configArb,
+  editsArb,
+  type Data,
+} from '../../../configs/testing/config-arbitraries';
 import {
   diffEditorText,
   handleOperationsRequest,
@@ -89,6 +97,36 @@ describe('editor text -> operations, the saved text parsed once', () => {
       expect(diffEditorText(BASE, edited)).toEqual(editorTextToOperations(BASE, edited));
       expect(diffEditorText(edited, BASE)).toEqual(editorTextToOperations(edited, BASE));
     }
+  });
+
+  it('gives what editorTextToOperations gives over a session of edits and saves', () => {
+    // The worker keeps the data of items read for earlier texts: a session of saves (each
+    // saved text the next base) must give exactly what reading every text whole gives.
+    const textArb = fc.tuple(configArb, fc.boolean()).map(([config, comments]) => {
+      const text = stringify(config, { lineWidth: 0 });
+      return comments ? text.replace(/^( *)- id:/gm, '$1# item\n$1- id:') : text;
+    });
+    fc.assert(
+      fc.property(
+        fc.array(textArb, { minLength: 2, maxLength: 5 }),
+        fc.array(editsArb, { minLength: 1, maxLength: 4 }),
+        (texts, editLists) => {
+          let base = texts[0] as string;
+          for (const [index, text] of texts.entries()) {
+            const config = parseConfig(text).document.toJS() as Data | null;
+            const edits = editLists[index % editLists.length] ?? [];
+            const editedText = config
+              ? stringify(applyEdits(config, edits), { lineWidth: 0 })
+              : text;
+            for (const edited of [text, editedText]) {
+              expect(diffEditorText(base, edited)).toEqual(editorTextToOperations(base, edited));
+            }
+            base = editedText;
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 

@@ -1,0 +1,16 @@
+/**
+ * The load generator, in a process of its own so that it never competes with the server
+ * it measures inside one event loop: autocannon with the options given as JSON in argv[2];
+ * prints `{ rps, non2xx, errors }` as JSON.
+ */
+import autocannon from 'autocannon';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as autocannon.Options;
+const result = await autocannon(options);
+process.stdout.write(
+  JSON.stringify({
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }),
+);

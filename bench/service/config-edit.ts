@@ -1,0 +1,104 @@
+/**
+ * `POST /config/edit` through real HTTP on the real service, on configs of 100, 1,000 and
+ * 10,000 apps: the median latency of a one-app edit of a draft, divided by the median of
+ * what the edit cannot do without in the same run (the `yaml` parse, validation and
+ * stringify of that config, in this process). Samples alternate between the two, so that
+ * a neighbour's load on the shared cores hits both alike.
+ */
+import { parseConfig, stringifyConfig, validateParsedConfig } from '../../src/configs';
+import { largeConfigText } from '../../src/configs/testing/large-config';
+import { judged, median, printed, round, type Figure } from '../lib/figures';
+import { benchDataDir, seedAccounts, type SeededAccount } from '../lib/seed';
+import { startService } from '../lib/service-process';
+
+const SIZES = [
+  { apps: 100, runs: 31 },
+  { apps: 1_000, runs: 15 },
+  { apps: 10_000, runs: 7 },
+] as const;
+
+/** quality.md: edit ÷ (parse + validate + stringify), for 1,000 and 10,000 apps. */
+const EDIT_RATIO_BAR = { max: 1.5, text: '≤ 1.5' };
+
+export interface EditMedians {
+  readonly byApps: ReadonlyMap<number, number>;
+}
+
+async function postEdit(
+  url: string,
+  account: SeededAccount,
+  configId: string | undefined,
+  run: number,
+): Promise<{ id: string; ms: number }> {
+  const body = JSON.stringify({
+    ...(configId ? { config_id: configId } : {}),
+    summary: `Bench edit ${run}`,
+    operations: [{ update_app: [{ id: 'app-5', name: `Bench name ${run}` }] }],
+  });
+  const start = performance.now();
+  const response = await fetch(`${url}/api/v1/config/edit`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${account.adminKey}`, 'content-type': 'application/json' },
+    body,
+  });
+  const result = (await response.json()) as { id?: string };
+  const ms = performance.now() - start;
+  if (!response.ok || typeof result.id !== 'string') {
+    throw new Error(`POST /config/edit answered ${response.status}: ${JSON.stringify(result)}`);
+  }
+  return { id: result.id, ms };
+}
+
+function baselineMs(text: string): number {
+  const start = performance.now();
+  const parsed = parseConfig(text);
+  validateParsedConfig(parsed);
+  stringifyConfig(parsed.document);
+  return performance.now() - start;
+}
+
+export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: EditMedians }> {
+  const texts = SIZES.map(({ apps }) => largeConfigText(apps));
+  const dataDir = benchDataDir();
+  const accounts = await seedAccounts(dataDir, texts);
+  const service = await startService(dataDir);
+  const figures: Figure[] = [];
+  const byApps = new Map<number, number>();
+  try {
+    for (const [index, { apps, runs }] of SIZES.entries()) {
+      const account = accounts[index] as SeededAccount;
+      const text = texts[index] as string;
+      // The first edit of the live config makes the draft; two more warm the service up.
+      let draftId = (await postEdit(service.url, account, undefined, 0)).id;
+      for (let run = 1; run <= 2; run++) {
+        draftId = (await postEdit(service.url, account, draftId, run)).id;
+      }
+      baselineMs(text);
+      const edits: number[] = [];
+      const baselines: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        baselines.push(baselineMs(text));
+        edits.push((await postEdit(service.url, account, draftId, run + 3)).ms);
+      }
+      const edit = median(edits);
+      const baseline = median(baselines);
+      byApps.set(apps, edit);
+      const label = `${apps.toLocaleString('en')} apps`;
+      figures.push(
+        printed(`POST /config/edit, ${label}: median latency`, round(edit, 1), 'ms'),
+        printed(`parse + validate + stringify, ${label} (baseline)`, round(baseline, 1), 'ms'),
+        apps >= 1_000
+          ? judged(
+              `POST /config/edit ÷ baseline, ${label}`,
+              round(edit / baseline),
+              '×',
+              EDIT_RATIO_BAR,
+            )
+          : printed(`POST /config/edit ÷ baseline, ${label}`, round(edit / baseline), '×'),
+      );
+    }
+  } finally {
+    await service.stop();
+  }
+  return { figures, medians: { byApps } };
+}
