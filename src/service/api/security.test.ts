@@ -251,6 +251,19 @@ describe('security headers', () => {
       ],
       ['bad request', 'editConfig', edit(service, admin, { operations: [] }), 400],
       ['unknown route', null, service.call(admin, { method: 'GET', url: '/api/v1/nope' }), 404],
+      // Refused by Fastify's router before any hook: not valid UTF-8, a parameter too long.
+      [
+        'undecodable URL',
+        null,
+        service.call(admin, { method: 'GET', url: '/api/v1/configs/%ED%A0%80' }),
+        400,
+      ],
+      [
+        'parameter too long',
+        null,
+        service.call(admin, { method: 'GET', url: `/api/v1/configs/${'a'.repeat(5_000)}` }),
+        400,
+      ],
       [
         'unknown config',
         'getConfig',
