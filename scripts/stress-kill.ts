@@ -34,7 +34,7 @@ const problems = report.rounds.flatMap((round) =>
 );
 
 console.log(
-  `\nfigures: ${report.rounds.length} kills survived, ${report.requests} edit requests sent, ${report.acknowledged} acknowledged (all verified after every kill), ${report.unanswered} cut off by a kill, ${(last?.revision ?? 1) - 1} edits in the draft, restart median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms`,
+  `\nfigures: ${report.rounds.length} kills survived, ${report.requests} edit requests sent, ${report.acknowledged} acknowledged (all verified after every kill), ${report.unanswered} cut off by a kill, ${(last?.revision ?? 1) - 1} edits in the draft, restart after a kill: median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms; after a clean shutdown ${Math.round(report.cleanRestartMs)} ms`,
 );
 
 const checks: [string, boolean][] = [

@@ -53,6 +53,8 @@ export interface CrashRunReport {
   readonly acknowledged: number;
   readonly unanswered: number;
   readonly serverErrors: number;
+  /** The same measure after a clean shutdown (SIGTERM): what a start costs without a crash. */
+  readonly cleanRestartMs: number;
   /** The server's own stdout (pino logs), for the secret check. */
   readonly serverOutput: string;
   readonly secrets: readonly string[];
@@ -258,9 +260,18 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
     afterKill = checkDatabase(dataDir, draftId, acknowledged);
   }
 
+  // A start after a clean shutdown, for comparison: the crash's share of a restart.
+  const cleanStarted = performance.now();
+  const clean = await spawnServer(dataDir, output);
+  await untilAnswering(clean.url, headers, `/api/v1/configs/${draftId}`);
+  const cleanRestartMs = performance.now() - cleanStarted;
+  clean.child.kill('SIGTERM');
+  await clean.exited;
+
   return {
     rounds,
     requests,
+    cleanRestartMs,
     acknowledged: acknowledged.size,
     unanswered,
     serverErrors,
