@@ -22,6 +22,7 @@ const report = await runCrashRounds({
   kills: KILLS,
   clients: CLIENTS,
   killAfterMs: [500, 2_500],
+  measureCleanRestart: true,
   log: (line) => console.log(line),
 });
 
@@ -34,7 +35,7 @@ const problems = report.rounds.flatMap((round) =>
 );
 
 console.log(
-  `\nfigures: ${report.rounds.length} kills survived, ${report.requests} edit requests sent, ${report.acknowledged} acknowledged (all verified after every kill), ${report.unanswered} cut off by a kill, ${(last?.revision ?? 1) - 1} edits in the draft, restart after a kill: median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms; after a clean shutdown ${Math.round(report.cleanRestartMs)} ms`,
+  `\nfigures: ${report.rounds.length} kills survived, ${report.requests} edit requests sent, ${report.acknowledged} acknowledged (all verified after every kill), ${report.unanswered} cut off by a kill, ${(last?.revision ?? 1) - 1} edits in the draft, restart after a kill: median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms; after a clean shutdown ${Math.round(report.cleanRestartMs ?? 0)} ms`,
 );
 
 const checks: [string, boolean][] = [
