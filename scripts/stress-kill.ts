@@ -21,7 +21,7 @@ const RESTART_LIMIT_MS = 2_000;
 const report = await runCrashRounds({
   kills: KILLS,
   clients: CLIENTS,
-  killAfterMs: [500, 2_500],
+  killAfterMs: [1_000, 4_000],
   measureCleanRestart: true,
   log: (line) => console.log(line),
 });

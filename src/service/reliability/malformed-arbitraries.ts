@@ -58,6 +58,15 @@ export const awkwardText = fc.oneof(
   ),
 );
 
+/** Text holding a lone UTF-16 surrogate somewhere. */
+const loneSurrogate = fc
+  .tuple(
+    fc.string({ maxLength: 10 }),
+    fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'),
+    fc.string({ maxLength: 10 }),
+  )
+  .map((parts) => parts.join(''));
+
 /** Any JSON-able value, from plain to hostile. */
 export const anyValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
@@ -176,6 +185,12 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
           // Summary of the wrong type or size, with a good operation.
           notAString.map((summary) => ({ operations: [{ create_app: [item] }], summary })),
           fc.constant({ operations: [{ create_app: [item] }], summary: 's'.repeat(100_000) }),
+          // Lone surrogates: SQLite's UTF-8 cannot hold them (they would come back as U+FFFD).
+          loneSurrogate.map((text) => ({ operations: [{ create_app: [item] }], summary: text })),
+          loneSurrogate.map((text) => ({
+            operations: [{ create_app: [{ ...item, name: text }] }],
+            summary: 's',
+          })),
         )
         .chain((body) =>
           extras.map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
@@ -187,6 +202,7 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
           fc.record({ expires_in_days: fc.integer({ min: 1, max: 30 }) }),
           fc.record({ name: notAString }),
           fc.record({ name: fc.constantFrom('', '   ', 'x'.repeat(10_000)) }),
+          fc.record({ name: loneSurrogate }),
           fc.record({
             name: fc.constant('ok'),
             expires_in_days: fc.oneof(
@@ -210,6 +226,7 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
       return fc.oneof(
         fc.record({ summary: notAString.filter((value) => value !== undefined) }),
         fc.constant({ summary: 's'.repeat(100_000) }),
+        fc.record({ summary: loneSurrogate }),
       );
     default:
       throw new Error(`no wrong shapes for ${name}`);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENDPOINT_NAMES } from '../../contract/endpoints';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
-import { CREATE_APP, editOk, ok } from '../testing/api';
+import { CREATE_APP, edit, editOk, errorPaths, expectProblem, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import { malformedRequestFor, type Targets } from './malformed-arbitraries';
 import { reportFigure, runLength } from './run-length';
@@ -102,3 +102,27 @@ it(`${ENDPOINT_NAMES.length} endpoints × ${RUNS_PER_ENDPOINT} malformed request
   );
   expect(await snapshot()).toEqual(before);
 }, 600_000);
+
+it('refuses a lone surrogate with its path, and stores a surrogate pair as sent', async () => {
+  const refused = await send(service, service.adminKey, 'createApiKey', {
+    payload: { name: 'x\ud800y' },
+  });
+  expect(errorPaths(expectProblem(refused, 400, 'invalid_request'))).toEqual(['/name']);
+  const nested = await edit(service, service.adminKey, {
+    config_id: targets.draftId,
+    operations: [
+      { create_app: [{ id: 'u', name: 'App', platform: 'web', settings: { 'k\udc00': 1 } }] },
+    ],
+    summary: 'Nested',
+  });
+  expect(errorPaths(expectProblem(nested, 400))).toEqual([
+    '/operations/0/create_app/0/settings/k\udc00',
+  ]);
+
+  const name = 'Family 👩‍👩‍👧‍👦 key';
+  const created = await ok(service, service.adminKey, 'createApiKey', { payload: { name } });
+  expect(created.name).toBe(name);
+  const listed = await ok(service, service.adminKey, 'listApiKeys');
+  expect(listed.find((key) => key.id === created.id)?.name).toBe(name);
+  await ok(service, service.adminKey, 'revokeApiKey', { params: { id: created.id } });
+});
