@@ -142,12 +142,25 @@ const wrongContentType = fc.constantFrom(
   'text/json',
 );
 
+/** Text `JSON.parse` refuses (a generated `{` + `}` would be a valid, empty object). */
+function isNotJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** A body that is not a JSON object: other JSON, broken JSON, nothing. */
 const notAnObjectBody = fc.oneof(
   anyValue
     .filter((value) => typeof value !== 'object' || value === null || Array.isArray(value))
     .map((value) => JSON.stringify(value)),
-  fc.string({ maxLength: 200 }).map((text) => `{${text}`),
+  fc
+    .string({ maxLength: 200 })
+    .map((text) => `{${text}`)
+    .filter(isNotJson),
   fc.constantFrom('', '{', '{"a":}', "{'a':1}", '{"a":1,}', 'NaN', '\ufeff', '{"a":"\\u12"}'),
 );
 
@@ -338,6 +351,7 @@ export function malformedRequestFor(
       fc
         .string({ maxLength: 200 })
         .map((text) => `{"a":${text}`)
+        .filter(isNotJson)
         .map((payload) => ({
           category: 'not JSON',
           method: endpoint.method,
