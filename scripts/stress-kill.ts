@@ -21,7 +21,8 @@ const RESTART_LIMIT_MS = 2_000;
 const report = await runCrashRounds({
   kills: KILLS,
   clients: CLIENTS,
-  killAfterMs: [1_000, 4_000],
+  killAfterMs: [0, 3_000],
+  warmUpEdits: 5,
   measureCleanRestart: true,
   log: (line) => console.log(line),
 });

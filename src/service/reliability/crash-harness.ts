@@ -21,8 +21,13 @@ const BIN = join(import.meta.dirname, '../../../bin/provisioning.js');
 export interface CrashRunOptions {
   readonly kills: number;
   readonly clients: number;
-  /** The server is killed this long after it answered again: a random moment in the range. */
+  /**
+   * Each round, the server is killed at a random moment in this range, counted from when it
+   * has acknowledged `warmUpEdits` edits of the round (so every kill lands under real load,
+   * however slow a loaded machine makes a fresh server).
+   */
   readonly killAfterMs: readonly [min: number, max: number];
+  readonly warmUpEdits: number;
   /** Also time a start after a clean shutdown, for comparison (the stress script). */
   readonly measureCleanRestart?: boolean;
   /** Prints progress (the stress script); quiet in vitest. */
@@ -220,6 +225,7 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
     }
 
     let running = true;
+    let roundAcknowledged = 0;
     const client = async () => {
       while (running) {
         const id = `app-${sequence++}`;
@@ -242,7 +248,10 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
             }),
           });
           await response.arrayBuffer();
-          if (response.status === 200) acknowledged.add(id);
+          if (response.status === 200) {
+            acknowledged.add(id);
+            roundAcknowledged++;
+          }
           if (response.status >= 500) serverErrors++;
         } catch {
           unanswered++; // the server is gone: this edit may or may not have landed, whole
@@ -251,6 +260,10 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
       }
     };
     const clients = Array.from({ length: options.clients }, client);
+    const warmUpUntil = performance.now() + 60_000;
+    while (roundAcknowledged < options.warmUpEdits && performance.now() < warmUpUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const [min, max] = options.killAfterMs;
     await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
     server.child.kill('SIGKILL');
