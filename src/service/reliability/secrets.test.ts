@@ -8,7 +8,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EndpointName } from '../../contract/endpoints';
 import { serviceLoggerOptions } from '../app';
@@ -23,6 +22,7 @@ import {
   send,
   type CallInput,
 } from '../testing/api';
+import { logCollector } from '../testing/log-collector';
 import { startTestService, type TestService } from '../testing/test-service';
 import { reportFigure, runLength } from './run-length';
 
@@ -34,17 +34,6 @@ afterEach(async () => {
   await service?.close();
   service = undefined;
 });
-
-function logLines() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return { stream, text: () => lines.join('') };
-}
 
 /** Every byte of the database: the file, its WAL, its shared memory, a rollback journal. */
 function databaseBytes(dataDir: string): Buffer {
@@ -63,7 +52,7 @@ function tracesOf(secret: string): string[] {
 
 describe('secrets after a workload', () => {
   it(`${KEYS} keys made, used, listed and revoked: each secret only in its own 201`, async () => {
-    const log = logLines();
+    const log = logCollector();
     service = await startTestService({
       logger: { ...serviceLoggerOptions('info'), stream: log.stream },
     });
@@ -134,7 +123,7 @@ describe('secrets after a workload', () => {
     s.db.pragma('wal_checkpoint(TRUNCATE)');
     check();
     const logged = log.text();
-    expect(logged.split('\n').filter((line) => line.includes('"msg":"request"')).length).toBe(
+    expect(log.lines.filter((line) => line.includes('"msg":"request"')).length).toBe(
       responses.length,
     );
     for (const secret of secrets) {
@@ -172,7 +161,7 @@ async function hammer(s: TestService, key: string): Promise<Map<number, number>>
 
 describe('a key pasted where it does not belong', () => {
   it('is not logged when it is in the URL', async () => {
-    const log = logLines();
+    const log = logCollector();
     service = await startTestService({
       logger: { ...serviceLoggerOptions('info'), stream: log.stream },
     });
@@ -182,7 +171,7 @@ describe('a key pasted where it does not belong', () => {
     await send(service, undefined, 'getHealth', { query: { token: key } });
     await service.call(undefined, { method: 'GET', url: `/settings?key=${key}` });
     const logged = log.text();
-    expect(logged.split('\n').filter((line) => line.includes('"msg":"request"'))).toHaveLength(4);
+    expect(log.lines.filter((line) => line.includes('"msg":"request"'))).toHaveLength(4);
     for (const trace of tracesOf(key)) expect(logged).not.toContain(trace);
     expect(logged).toContain('sk_[redacted]');
   });
