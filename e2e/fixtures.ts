@@ -28,7 +28,13 @@ export class ConsoleErrors {
   private readonly errors: string[] = [];
   private readonly allowed: { pattern: RegExp; url?: string }[] = [];
 
-  watch(context: BrowserContext): void {
+  /**
+   * Watches every page of `context`. Content-Security-Policy violations are caught twice:
+   * Chromium logs most of them, and a page script listens for `securitypolicyviolation`
+   * events (report-only and silent ones included) and logs each as an error.
+   */
+  async watch(context: BrowserContext): Promise<void> {
+    await context.addInitScript(REPORT_CSP_VIOLATIONS);
     context.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();
@@ -64,6 +70,14 @@ export class ConsoleErrors {
   }
 }
 
+/**
+ * Runs in every page before its own scripts. The text matches Chromium's own wording
+ * ("violates the following Content Security Policy directive"), so one `allow` covers both.
+ */
+const REPORT_CSP_VIOLATIONS = `window.addEventListener('securitypolicyviolation', (event) => {
+  console.error('securitypolicyviolation: ' + (event.blockedURI || 'inline') + ' violates the following Content Security Policy directive: "' + event.violatedDirective + '" (' + event.sourceFile + ':' + event.lineNumber + ')');
+}, true);`;
+
 interface Fixtures {
   seed: Seed;
   consoleErrors: ConsoleErrors;
@@ -80,7 +94,7 @@ export const test = base.extend<Fixtures>({
   consoleErrors: [
     async ({ context }, use) => {
       const consoleErrors = new ConsoleErrors();
-      consoleErrors.watch(context);
+      await consoleErrors.watch(context);
       await use(consoleErrors);
       expect(consoleErrors.recorded, 'errors in the browser console').toEqual([]);
     },
@@ -91,7 +105,7 @@ export const test = base.extend<Fixtures>({
     const contexts: BrowserContext[] = [];
     await use(async () => {
       const context = await browser.newContext({ baseURL });
-      consoleErrors.watch(context);
+      await consoleErrors.watch(context);
       contexts.push(context);
       return context;
     });
@@ -139,6 +153,31 @@ export async function expectSentToSettings(page: Page, reason: string | RegExp):
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page.getByText(reason)).toBeVisible();
   await expect(whoAmI(page)).toHaveCount(0);
+}
+
+/**
+ * Everything this browser context keeps for the page's origin, as text: localStorage,
+ * sessionStorage, cookies, IndexedDB and Cache Storage, to prove where a key is (not) kept.
+ */
+export async function everythingStored(page: Page): Promise<string> {
+  const inPage = await page.evaluate(async () => {
+    const cached: string[] = [];
+    if ('caches' in window) {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          cached.push(request.url, (await (await cache.match(request))?.text()) ?? '');
+        }
+      }
+    }
+    return [
+      ...Object.entries(localStorage).map(([k, v]) => `local ${k}=${v}`),
+      ...Object.entries(sessionStorage).map(([k, v]) => `session ${k}=${v}`),
+      ...cached.map((entry) => `cache ${entry}`),
+    ];
+  });
+  const state = await page.context().storageState({ indexedDB: true });
+  return [...inPage, JSON.stringify(state)].join('\n');
 }
 
 /** Every value in this origin's localStorage and sessionStorage, to prove what is kept. */

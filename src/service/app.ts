@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES } from '../contract/endpoints';
 import { systemClock, type Clock } from './domain/clock';
 import { ConfigService } from './domain/config-service';
 import { registerConsole } from './plugins/console-static';
-import { registerErrorHandler } from './plugins/error-handler';
+import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
 import { OneLinePerRequest } from './plugins/request-log';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -49,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: MAX_BODY_BYTES,
     logController: new OneLinePerRequest(),
     trustProxy: false,
+    frameworkErrors: frameworkErrorHandler,
   });
 
   // Only JSON bodies: anything else is a 415, not a string handed to a handler.

@@ -6,7 +6,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, type EndpointName } from '../../contract/endpoints';
 import { serviceLoggerOptions } from '../app';
@@ -22,6 +21,7 @@ import {
   send,
   urlOf,
 } from '../testing/api';
+import { logCollector } from '../testing/log-collector';
 import { startTestService, type TestService } from '../testing/test-service';
 
 let service: TestService | undefined;
@@ -68,22 +68,6 @@ describe('the database file', () => {
     check();
   });
 });
-
-/** Lines written by the service's logger, parsed. */
-function logCollector() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return {
-    stream,
-    lines,
-    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
 
 describe('the logs', () => {
   it('write one line per request and never a key or an Authorization header', async () => {
@@ -251,6 +235,19 @@ describe('security headers', () => {
       ],
       ['bad request', 'editConfig', edit(service, admin, { operations: [] }), 400],
       ['unknown route', null, service.call(admin, { method: 'GET', url: '/api/v1/nope' }), 404],
+      // Refused by Fastify's router before any hook: not valid UTF-8, a parameter too long.
+      [
+        'undecodable URL',
+        null,
+        service.call(admin, { method: 'GET', url: '/api/v1/configs/%ED%A0%80' }),
+        400,
+      ],
+      [
+        'parameter too long',
+        null,
+        service.call(admin, { method: 'GET', url: `/api/v1/configs/${'a'.repeat(5_000)}` }),
+        400,
+      ],
       [
         'unknown config',
         'getConfig',

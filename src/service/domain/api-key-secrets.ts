@@ -32,6 +32,14 @@ export function isWellFormedSecret(secret: string): boolean {
   return secret.endsWith(checksum(body));
 }
 
+/** Anything that looks like a key (or most of one), for text that is logged: a URL. */
+const SECRET_LIKE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{16,}`, 'g');
+
+/** `text` with every key-like run replaced by `sk_[redacted]`. */
+export function redactSecrets(text: string): string {
+  return text.replace(SECRET_LIKE, `${API_KEY_PREFIX}[redacted]`);
+}
+
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

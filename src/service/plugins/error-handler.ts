@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemOf, type Problem } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
+import { SECURITY_HEADERS } from './security-headers';
 
 export function sendProblem(
   reply: FastifyReply,
@@ -47,4 +48,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
       problemOf('internal_error', 'Something went wrong on our side; nothing was saved'),
     );
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors raised while routing, before hooks and the error
+ * handler (a URL that is not valid percent-encoded UTF-8, a path parameter over the router's
+ * length limit). Without it they answer plain JSON without the security headers.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long'
+      : 'The URL is not valid: a path segment is not percent-encoded UTF-8';
+  return sendProblem(reply, problemOf('invalid_request', detail), SECURITY_HEADERS);
 }

@@ -3,6 +3,7 @@
  * the key's id, never the Authorization header or a secret.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { redactSecrets } from '../domain/api-key-secrets';
 
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {
@@ -16,7 +17,8 @@ export class OneLinePerRequest extends LogController {
   ): void {
     const line = {
       method: request.method,
-      url: request.url,
+      // A key pasted into a URL by mistake must not reach the logs.
+      url: redactSecrets(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       key: request.principal?.key.id,

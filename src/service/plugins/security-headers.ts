@@ -47,3 +47,4 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     done();
   });
 }
+

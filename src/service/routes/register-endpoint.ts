@@ -21,6 +21,7 @@ import { zodIssuesToProblemErrors } from '../../contract/problem';
 import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
 import { authenticate, requirePermission } from '../plugins/authentication';
+import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
 
@@ -124,6 +125,14 @@ function parseBody(endpoint: Contract[EndpointName], body: unknown): unknown {
     throw HttpProblem.of('invalid_request', 'The body must be a JSON object', {
       errors: [{ path: '', message: 'expected an object' }],
     });
+  }
+  const illFormed = findIllFormedString(body);
+  if (illFormed !== undefined) {
+    throw HttpProblem.of(
+      'invalid_request',
+      `The body holds text that is not valid Unicode (a lone UTF-16 surrogate) at ${illFormed || '(body)'}`,
+      { errors: [{ path: illFormed, message: 'not valid Unicode: a lone surrogate' }] },
+    );
   }
   const result = endpoint.body.safeParse(body);
   if (result.success) return result.data;

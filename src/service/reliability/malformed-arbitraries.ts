@@ -1,0 +1,389 @@
+/**
+ * fast-check generators of malformed requests for every endpoint of the contract table:
+ * wrong methods, bad or missing keys, bad ids, bad queries and headers, and bodies that are
+ * not JSON, of the wrong content type, too large, too deep, of the wrong shape, with two
+ * action keys or bad pointers, and unicode edge cases. Each one is malformed by construction,
+ * so the only right answer is a problem+json 4xx. Test-only.
+ */
+import fc from 'fast-check';
+import { API_BASE_PATH, contract, MAX_BODY_BYTES, type Endpoint } from '../../contract/endpoints';
+
+export interface MalformedRequest {
+  readonly category: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly payload?: string;
+}
+
+/** Real ids in the service under test, so that a bad body is not hidden behind a 404. */
+export interface Targets {
+  readonly key: string;
+  readonly draftId: string;
+  readonly liveId: string;
+  readonly apiKeyId: string;
+  /** A config of another account: 404 here. */
+  readonly foreignConfigId: string;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** No lone surrogates: the text can be percent-encoded. */
+function isWellFormed(text: string): boolean {
+  try {
+    encodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Text with the unicode that breaks careless code: surrogates, BOM, NUL, RTL, joiners. */
+export const awkwardText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(
+    '\ud800',
+    'a\udfffb',
+    '\ufeff',
+    '\u0000',
+    '\u202eevil',
+    'e\u0301\u0301\u0301',
+    '👩‍👩‍👧‍👦',
+    '\uffff',
+    '𝕏'.repeat(100),
+    ' \t\n ',
+    '..',
+    '%00',
+    '%2e%2e%2f',
+  ),
+);
+
+/** Text holding a lone UTF-16 surrogate somewhere. */
+const loneSurrogate = fc
+  .tuple(
+    fc.string({ maxLength: 10 }),
+    fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'),
+    fc.string({ maxLength: 10 }),
+  )
+  .map((parts) => parts.join(''));
+
+/** Any JSON-able value, from plain to hostile. */
+export const anyValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  awkwardText,
+  fc.constant('x'.repeat(100_000)),
+  fc.constant(Array.from({ length: 20_000 }, (_, i) => i)),
+  fc.integer({ min: 100, max: 5_000 }).map((depth) => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = depth % 2 ? [value] : { a: value };
+    return value;
+  }),
+);
+
+const notAString = anyValue.filter((value) => typeof value !== 'string');
+const notAnArray = anyValue.filter((value) => !Array.isArray(value));
+
+function pathOf(endpoint: Endpoint, id: string): string {
+  return `${API_BASE_PATH}${endpoint.path.replace('{id}', id)}`;
+}
+
+/** An id no row has, written as a URL path segment (some not even valid UTF-8). */
+const badIdSegment = (targets: Targets) =>
+  fc.oneof(
+    awkwardText
+      .filter((text) => text.length > 0 && isWellFormed(text))
+      .map((text) => encodeURIComponent(text)),
+    fc.constantFrom(
+      '%ED%A0%80', // a UTF-8 encoded surrogate
+      '%FF%FE',
+      '%C0%AF', // overlong '/'
+      '%',
+      '%zz',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%00',
+      'cfg_' + '0'.repeat(26),
+      'key_' + '0'.repeat(26),
+      encodeURIComponent(targets.foreignConfigId),
+      'a'.repeat(120),
+      'a'.repeat(5_000),
+    ),
+    fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+  );
+
+const authorization = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Authorization headers that must get a 401. */
+const badAuthorization = fc.oneof(
+  fc.constant(undefined),
+  fc.constantFrom(
+    '',
+    'Bearer',
+    'Bearer ',
+    'Basic YWRtaW46YWRtaW4=',
+    'Bearer sk_',
+    `Bearer sk_${'A'.repeat(40)}`,
+    `Bearer sk_${'A'.repeat(5_000)}`,
+    'Bearer sk_live_ sk_live_',
+    'bearer\tsk_x',
+    'Bearer \u00ff\u00fe',
+    'Token sk_abc',
+  ),
+  fc.string({ maxLength: 60 }).map((text) => `Bearer ${text.replace(/[^\x20-\x7e]/g, 'x')}x`),
+);
+
+/** Content types other than JSON. */
+const wrongContentType = fc.constantFrom(
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'application/octet-stream',
+  'text/json',
+);
+
+/** Text `JSON.parse` refuses (a generated `{` + `}` would be a valid, empty object). */
+function isNotJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A body that is not a JSON object: other JSON, broken JSON, nothing. */
+const notAnObjectBody = fc.oneof(
+  anyValue
+    .filter((value) => typeof value !== 'object' || value === null || Array.isArray(value))
+    .map((value) => JSON.stringify(value)),
+  fc
+    .string({ maxLength: 200 })
+    .map((text) => `{${text}`)
+    .filter(isNotJson),
+  fc.constantFrom('', '{', '{"a":}', "{'a':1}", '{"a":1,}', 'NaN', '\ufeff', '{"a":"\\u12"}'),
+);
+
+/** For each endpoint with a body schema: objects that break it for sure. */
+function wrongShapes(name: string): fc.Arbitrary<unknown> {
+  const extras = fc.dictionary(awkwardText, anyValue, { maxKeys: 3 });
+  switch (name) {
+    case 'editConfig': {
+      const item = { id: 'a', name: 'A', platform: 'web' };
+      return fc
+        .oneof(
+          // Missing or mistyped operations.
+          fc.record({ summary: fc.string() }, { requiredKeys: [] }),
+          fc.record({ operations: notAnArray, summary: fc.constant('s') }),
+          fc.constant({ operations: [], summary: 's' }),
+          // Two action keys in one operation.
+          fc
+            .constantFrom('delete_app', 'set', 'update_app', 'start_ab_test')
+            .map((other) => ({ operations: [{ create_app: [item], [other]: [] }], summary: 's' })),
+          // Unknown or hostile action keys.
+          fc
+            .constantFrom('rename_app', '', '__proto__', 'constructor', 'CREATE_APP', 'create_app ')
+            .map((key) => ({ operations: [JSON.parse(`{"${key}":[]}`)], summary: 's' })),
+          // Bad JSON pointers.
+          fc
+            .constantFrom('apps', 'notes', '/~2', '/apps~', '/apps/-1/name', '/apps/99999/name')
+            .chain((path) =>
+              anyValue.map((value) => ({ operations: [{ set: [{ path, value }] }], summary: 's' })),
+            ),
+          fc
+            .constantFrom('apps', '/~3', '/ab_tests/x/y/z', '/apps/-')
+            .map((path) => ({ operations: [{ unset: [{ path }] }], summary: 's' })),
+          // Items of the wrong type.
+          notAnArray.map((items) => ({ operations: [{ create_app: items }], summary: 's' })),
+          // Summary of the wrong type or size, with a good operation.
+          notAString.map((summary) => ({ operations: [{ create_app: [item] }], summary })),
+          fc.constant({ operations: [{ create_app: [item] }], summary: 's'.repeat(100_000) }),
+          // Lone surrogates: SQLite's UTF-8 cannot hold them (they would come back as U+FFFD).
+          loneSurrogate.map((text) => ({ operations: [{ create_app: [item] }], summary: text })),
+          loneSurrogate.map((text) => ({
+            operations: [{ create_app: [{ ...item, name: text }] }],
+            summary: 's',
+          })),
+        )
+        .chain((body) =>
+          extras.map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
+        );
+    }
+    case 'createApiKey':
+      return fc
+        .oneof(
+          fc.record({ expires_in_days: fc.integer({ min: 1, max: 30 }) }),
+          fc.record({ name: notAString }),
+          fc.record({ name: fc.constantFrom('', '   ', 'x'.repeat(10_000)) }),
+          fc.record({ name: loneSurrogate }),
+          fc.record({
+            name: fc.constant('ok'),
+            expires_in_days: fc.oneof(
+              fc.constantFrom(0, -1, 1.5, 1e9, '30', null, Number.MAX_SAFE_INTEGER),
+              fc.string(),
+            ),
+          }),
+          fc.record({
+            name: fc.constant('ok'),
+            permissions: fc.oneof(
+              notAnArray,
+              fc.constant(['root']),
+              fc.array(awkwardText, { minLength: 1 }),
+            ),
+          }),
+        )
+        .chain((body) =>
+          extras.map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
+        );
+    case 'publishConfig':
+      return fc.oneof(
+        fc.record({ summary: notAString.filter((value) => value !== undefined) }),
+        fc.constant({ summary: 's'.repeat(100_000) }),
+        fc.record({ summary: loneSurrogate }),
+      );
+    default:
+      throw new Error(`no wrong shapes for ${name}`);
+  }
+}
+
+/** Every malformed request this endpoint can be sent, by category. */
+export function malformedRequestFor(
+  name: keyof typeof contract,
+  targets: Targets,
+): fc.Arbitrary<MalformedRequest> {
+  const endpoint: Endpoint = contract[name];
+  const needsKey = endpoint.auth === 'api_key';
+  const idFor =
+    name === 'revokeApiKey'
+      ? targets.apiKeyId
+      : name === 'activateConfig'
+        ? targets.liveId
+        : targets.draftId;
+  const url = pathOf(endpoint, encodeURIComponent(idFor));
+  const good: Record<string, string> = needsKey ? authorization(targets.key) : {};
+  const categories: fc.Arbitrary<MalformedRequest>[] = [
+    // A method the path does not have.
+    fc.constantFrom('PUT', 'PATCH', 'OPTIONS').map((method) => ({
+      category: 'wrong method',
+      method,
+      url,
+      headers: good,
+    })),
+  ];
+
+  if (needsKey) {
+    categories.push(
+      badAuthorization.map((header) => ({
+        category: 'bad key',
+        method: endpoint.method,
+        url,
+        headers: (header === undefined ? {} : { authorization: header }) as Record<string, string>,
+        ...(endpoint.body ? { payload: '{}' } : {}),
+      })),
+    );
+  }
+  if (endpoint.params) {
+    categories.push(
+      badIdSegment(targets).map((segment) => ({
+        category: 'bad id',
+        method: endpoint.method,
+        url: pathOf(endpoint, segment),
+        headers: { ...good, ...(endpoint.body ? { 'content-type': JSON_TYPE } : {}) },
+        ...(endpoint.body ? { payload: '{}' } : {}),
+      })),
+    );
+  }
+  if (endpoint.query) {
+    categories.push(
+      fc
+        .oneof(
+          awkwardText
+            .filter((kind) => kind !== 'draft' && kind !== 'published' && isWellFormed(kind))
+            .map((kind) => `kind=${encodeURIComponent(kind)}`),
+          fc.constantFrom('kind=draft&kind=published', 'kind=', 'kind=%ZZ', 'kind=DRAFT'),
+        )
+        .map((query) => ({
+          category: 'bad query',
+          method: endpoint.method,
+          url: `${url}?${query}`,
+          headers: good,
+        })),
+    );
+  }
+  if (endpoint.headers) {
+    categories.push(
+      fc
+        .oneof(
+          fc.constantFrom('W/"1"', '*', '1', '"0"', '"-1"', '"01"', '""', '"1", "2"', 'null'),
+          fc.string({ maxLength: 30 }).map((text) => text.replace(/[^\x20-\x7e]/g, '?')),
+        )
+        .filter((value) => !/^"[1-9][0-9]*"$/.test(value.trim()))
+        .map((ifMatch) => ({
+          category: 'bad If-Match',
+          method: endpoint.method,
+          url,
+          headers: { ...good, 'content-type': JSON_TYPE, 'if-match': ifMatch },
+          payload: JSON.stringify({
+            config_id: targets.draftId,
+            operations: [{ create_app: [{ id: 'if-match', name: 'x', platform: 'web' }] }],
+            summary: 'never applied',
+          }),
+        })),
+    );
+  }
+  if (endpoint.method !== 'GET') {
+    // Bodies the content-type parser refuses: on every endpoint that reads one.
+    categories.push(
+      fc.tuple(wrongContentType, fc.string({ maxLength: 100 })).map(([type, text]) => ({
+        category: 'wrong content type',
+        method: endpoint.method,
+        url,
+        headers: { ...good, 'content-type': type },
+        payload: text || 'x',
+      })),
+      fc.constant({
+        category: 'too large',
+        method: endpoint.method,
+        url,
+        headers: { ...good, 'content-type': JSON_TYPE },
+        payload: JSON.stringify({ summary: 'x'.repeat(MAX_BODY_BYTES) }),
+      }),
+      fc
+        .string({ maxLength: 200 })
+        .map((text) => `{"a":${text}`)
+        .filter(isNotJson)
+        .map((payload) => ({
+          category: 'not JSON',
+          method: endpoint.method,
+          url,
+          headers: { ...good, 'content-type': JSON_TYPE },
+          payload,
+        })),
+    );
+  }
+  if (endpoint.body) {
+    categories.push(
+      notAnObjectBody
+        .filter((payload) => !(endpoint.bodyRequired === false && payload === ''))
+        .map((payload) => ({
+          category: 'not an object',
+          method: endpoint.method,
+          url,
+          headers: { ...good, 'content-type': JSON_TYPE },
+          payload,
+        })),
+      wrongShapes(name).map((body) => ({
+        category: 'wrong shape',
+        method: endpoint.method,
+        url,
+        headers: { ...good, 'content-type': JSON_TYPE },
+        payload: JSON.stringify(
+          name === 'editConfig'
+            ? { config_id: targets.draftId, ...(body as Record<string, unknown>) }
+            : body,
+        ),
+      })),
+    );
+  }
+  return fc.oneof(...categories);
+}
