@@ -47,4 +47,3 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     done();
   });
 }
-
