@@ -5,8 +5,8 @@
  */
 import { useRef, type ReactNode, type RefObject } from 'react';
 import { describeError } from '../lib/api-client';
-import { Button } from './button';
 import { Dialog } from './dialog';
+import { DialogActions } from './dialog-actions';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -56,14 +56,14 @@ export function ConfirmDialog({
           {failure} {describeError(error)}
         </p>
       )}
-      <div className="dialog-actions">
-        <Button variant={confirmVariant} pending={pending} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-        <Button ref={cancel} onClick={onClose}>
-          Cancel
-        </Button>
-      </div>
+      <DialogActions
+        confirmLabel={confirmLabel}
+        confirmVariant={confirmVariant}
+        onConfirm={onConfirm}
+        onCancel={onClose}
+        pending={pending}
+        cancelRef={cancel}
+      />
     </Dialog>
   );
 }

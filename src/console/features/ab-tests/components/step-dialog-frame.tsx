@@ -5,8 +5,8 @@
 import { useRef, type FormEventHandler, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
-import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
 import { TextField } from '../../../components/form-fields';
 import type { AbTestSource } from '../api/get-ab-test-source';
 import { RequestProblem } from './request-problem';
@@ -79,14 +79,13 @@ export function StepDialogFrame({
           {...summary}
         />
         {error != null && <RequestProblem failure={failure} error={error} />}
-        <div className="dialog-actions">
-          <Button type="submit" variant={confirmVariant} pending={pending}>
-            {confirmLabel}
-          </Button>
-          <Button ref={cancel} onClick={onClose}>
-            Cancel
-          </Button>
-        </div>
+        <DialogActions
+          confirmLabel={confirmLabel}
+          confirmVariant={confirmVariant}
+          onCancel={onClose}
+          pending={pending}
+          cancelRef={cancel}
+        />
       </form>
     </Dialog>
   );

@@ -4,8 +4,8 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
 import type { ConfigRecord } from '../../../../contract/configs';
-import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
 import { TextField } from '../../../components/form-fields';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/api-client';
@@ -112,14 +112,13 @@ export function PublishDialog({
             The draft was not published. {describeError(publish.error)}
           </p>
         )}
-        <div className="dialog-actions">
-          <Button type="submit" variant="primary" pending={publish.isPending}>
-            Publish
-          </Button>
-          <Button ref={cancel} onClick={close}>
-            Cancel
-          </Button>
-        </div>
+        <DialogActions
+          confirmLabel="Publish"
+          confirmVariant="primary"
+          onCancel={close}
+          pending={publish.isPending}
+          cancelRef={cancel}
+        />
       </form>
     </Dialog>
   );
