@@ -12,7 +12,7 @@ import type { ActionKey, Operation } from '../contract/operations';
 import type { ValidationIssue } from '../contract/validation';
 import { deepEqual, isPlainObject, type PlainObject } from './data';
 import { toPointer, type PathSegment } from './json-pointer';
-import { parseConfig, YAML_PARSE_OPTIONS } from './parse';
+import { configData, parseConfig } from './parse';
 
 export type EditorOperationsResult =
   | { readonly status: 'syntax_error'; readonly issues: readonly ValidationIssue[] }
@@ -24,33 +24,11 @@ export function editorTextToOperations(
   baseText: string,
   editedText: string,
 ): EditorOperationsResult {
-  const edited = parseConfig(editedText);
-  if (edited.syntaxIssues.length > 0)
-    return { status: 'syntax_error', issues: edited.syntaxIssues };
-  const base = parseConfig(baseText);
-  const toData = (document: typeof edited.document): unknown =>
-    document.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? null;
-  let operations: Operation[];
-  try {
-    operations = diffConfigData(toData(base.document), toData(edited.document));
-  } catch (error) {
-    // toJS refuses documents whose aliases expand too far.
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      status: 'syntax_error',
-      issues: [
-        {
-          code: 'yaml.syntax',
-          severity: 'error',
-          message,
-          path: '',
-          line: 1,
-          column: 1,
-          length: 0,
-        },
-      ],
-    };
-  }
+  const edited = configData(parseConfig(editedText));
+  if (!edited.ok) return { status: 'syntax_error', issues: edited.issues };
+  const base = configData(parseConfig(baseText));
+  if (!base.ok) return { status: 'syntax_error', issues: base.issues };
+  const operations = diffConfigData(base.data, edited.data);
   return operations.length === 0 ? { status: 'unchanged' } : { status: 'changed', operations };
 }
 

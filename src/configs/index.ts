@@ -25,12 +25,14 @@ export {
 } from './operations/apply-operations';
 export type { OperationRefusal, RefusalStatus } from './operations/refusal';
 export {
+  configData,
   normalizeLineEnds,
   parseConfig,
   positionAt,
   stringifyConfig,
   YAML_PARSE_OPTIONS,
   YAML_STRINGIFY_OPTIONS,
+  type ConfigData,
   type ParsedConfig,
   type SourcePosition,
 } from './parse';

@@ -18,6 +18,42 @@ export interface ParsedConfig {
   readonly syntaxIssues: readonly ValidationIssue[];
 }
 
+/** A config read as plain JSON data, or why it cannot be. */
+export type ConfigData =
+  | { readonly ok: true; readonly data: unknown }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/**
+ * A parsed config as plain data (what the editor's diff compares). Text that does not parse
+ * has its syntax issues; a document whose aliases expand too far is refused by `toJS`, and
+ * that refusal is reported as a syntax issue of the whole text.
+ */
+export function configData(parsed: ParsedConfig): ConfigData {
+  if (parsed.syntaxIssues.length > 0) return { ok: false, issues: parsed.syntaxIssues };
+  try {
+    return {
+      ok: true,
+      data: parsed.document.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? null,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'yaml.syntax',
+          severity: 'error',
+          message,
+          path: '',
+          line: 1,
+          column: 1,
+          length: 0,
+        },
+      ],
+    };
+  }
+}
+
 export interface SourcePosition {
   line: number;
   column: number;

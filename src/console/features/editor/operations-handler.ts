@@ -7,52 +7,20 @@ import { actionKeyOf, itemsOf, type Operation } from '../../../contract/operatio
 import {
   applyOperations,
   ChunkedConfigReader,
+  configData,
   diffConfigData,
   editorTextToOperations,
   parseConfig,
   parsePointer,
   readConfigContents,
   stringifyConfig,
-  YAML_PARSE_OPTIONS,
   type ConfigContents,
+  type ConfigData,
   type EditorOperationsResult,
   type ParsedConfig,
 } from '../../../configs';
-import type { ValidationIssue } from '../../../contract/validation';
 import type { OffsetRange } from './editor-types';
 import type { OperationsRequest, OperationsResults, ReapplyResult } from './operations-protocol';
-
-type ConfigData =
-  | { readonly ok: true; readonly data: unknown }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
-
-/** A parsed config as plain data, as editorTextToOperations reads it. */
-function dataOf(parsed: ParsedConfig): ConfigData {
-  if (parsed.syntaxIssues.length > 0) return { ok: false, issues: parsed.syntaxIssues };
-  try {
-    return {
-      ok: true,
-      data: parsed.document.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? null,
-    };
-  } catch (error) {
-    // toJS refuses documents whose aliases expand too far.
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      issues: [
-        {
-          code: 'yaml.syntax',
-          severity: 'error',
-          message,
-          path: '',
-          line: 1,
-          column: 1,
-          length: 0,
-        },
-      ],
-    };
-  }
-}
 
 /**
  * Texts as data, re-reading only the items (apps, tests) that changed since the last texts:
@@ -63,7 +31,7 @@ const reader = new ChunkedConfigReader();
 
 function textData(text: string): ConfigData {
   const chunked = reader.dataOf(text);
-  return chunked ? { ok: true, data: chunked.data } : dataOf(parseConfig(text));
+  return chunked ? { ok: true, data: chunked.data } : configData(parseConfig(text));
 }
 
 /**
