@@ -108,8 +108,26 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: ['src/console/**'],
+          exclude: ['src/console/**', 'src/**/*.postgres.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        // The API suite again on PostgreSQL (a throwaway cluster for the run), and the tests
+        // that only make sense there (several instances on one database).
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [
+            'src/service/api/**/*.test.ts',
+            'src/service/reliability/config-model.test.ts',
+            'src/service/scale-out/**/*.test.ts',
+            'src/service/store/unit-of-work.test.ts',
+            'src/**/*.postgres.test.ts',
+          ],
+          environment: 'node',
+          env: { TEST_STORE: 'postgres' },
+          globalSetup: ['src/service/testing/postgres-global-setup.ts'],
         },
       },
       {

@@ -3,15 +3,15 @@
  * directory, the server started with `serve`, and keys created, listed and revoked while it
  * runs. Real processes, real HTTP, real SQLite.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
 import { authStatusSchema } from '../contract/auth-status';
+import { BIN, spawnService, type ServiceProcess } from './testing/service-process';
 
-const BIN = join(import.meta.dirname, '../../bin/provisioning.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-cli-'));
 
 function cli(...args: string[]): { status: number | null; json: unknown; stderr: string } {
@@ -26,30 +26,16 @@ function cli(...args: string[]): { status: number | null; json: unknown; stderr:
   };
 }
 
-let server: ChildProcess | undefined;
+let server: ServiceProcess | undefined;
 let baseUrl = '';
-let exitCode: Promise<number | null> = Promise.resolve(null);
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const child = server;
-  exitCode = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((candidate) => candidate.includes('"url"'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
+  server = await spawnService(['--data-dir', dataDir], { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' });
+  baseUrl = server.url;
 }, 60_000);
 
 afterAll(() => {
-  server?.kill('SIGKILL');
+  server?.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -175,7 +161,7 @@ describe('the operator command line', () => {
   }, 30_000);
 
   it('stops cleanly on SIGTERM', async () => {
-    server?.kill('SIGTERM');
-    expect(await exitCode).toBe(0);
+    server?.child.kill('SIGTERM');
+    expect(await server?.exited).toBe(0);
   }, 30_000);
 });

@@ -2,28 +2,34 @@
  * The operator's command line (quality.md): `provisioning serve | accounts create |
  * users create | keys create | keys list | keys revoke`. Each command prints one JSON value
  * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
- * data directory (SQLite in WAL mode).
+ * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).
  */
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
 import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
 import { startServer } from './server';
 import { settingsFromEnv } from './settings';
-import { openDatabase } from './store/database';
-import { SqliteStore } from './store/sqlite-store';
+import { describeStore, openStore, type StoreLocation } from './store/open-store';
+import type { Store } from './store/store';
 
 class UsageError extends Error {}
 
 interface Command {
   readonly usage: string;
   readonly options: Record<string, { type: 'string' | 'boolean' }>;
-  run(values: Record<string, string | boolean | undefined>, dataDir: string): Promise<unknown>;
+  run(
+    values: Record<string, string | boolean | undefined>,
+    location: StoreLocation,
+  ): Promise<unknown>;
 }
 
 const COMMON = { 'data-dir': { type: 'string' }, help: { type: 'boolean' } } as const;
 
-async function withStore<T>(dataDir: string, work: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = new SqliteStore(openDatabase(dataDir));
+async function withStore<T>(
+  location: StoreLocation,
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openStore(location);
   try {
     return await work(store);
   } finally {
@@ -63,12 +69,12 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'serve [--port N] [--data-dir DIR] [--demo]   start the service (--demo: seed an empty database)',
     options: { port: { type: 'string' }, demo: { type: 'boolean' } },
-    async run(values, dataDir) {
+    async run(values, location) {
       const settings = settingsFromEnv();
       const port = values.port === undefined ? settings.port : Number(values.port);
       if (!Number.isInteger(port) || port < 0) throw new UsageError('--port must be a port number');
       const server = await startServer(
-        { ...settings, port, dataDir },
+        { ...settings, ...location, port },
         { demo: values.demo === true },
       );
       const shutdown = () => {
@@ -85,7 +91,9 @@ const COMMANDS: Record<string, Command> = {
       }
       return {
         url: server.url,
-        data_dir: dataDir,
+        ...(location.databaseUrl
+          ? { database: describeStore(location) }
+          : { data_dir: location.dataDir }),
         ...(server.demo
           ? { demo_api_key: server.demo.apiKey, demo_account_id: server.demo.account.account_id }
           : {}),
@@ -95,8 +103,8 @@ const COMMANDS: Record<string, Command> = {
   'accounts create': {
     usage: 'accounts create --name NAME [--owner-email EMAIL]   a new account with an admin owner',
     options: { name: { type: 'string' }, 'owner-email': { type: 'string' } },
-    run: (values, dataDir) =>
-      withStore(dataDir, (store) =>
+    run: (values, location) =>
+      withStore(location, (store) =>
         createAccount(store, {
           name: required(values, 'name'),
           ownerEmail:
@@ -108,8 +116,8 @@ const COMMANDS: Record<string, Command> = {
   'users create': {
     usage: 'users create --account ID --email EMAIL --role admin|editor|viewer',
     options: { account: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
-    run: (values, dataDir) =>
-      withStore(dataDir, async (store) => {
+    run: (values, location) =>
+      withStore(location, async (store) => {
         const user = await createUser(store, {
           accountId: required(values, 'account'),
           email: required(values, 'email'),
@@ -133,8 +141,8 @@ const COMMANDS: Record<string, Command> = {
       permissions: { type: 'string' },
       'expires-in-days': { type: 'string' },
     },
-    run: (values, dataDir) =>
-      withStore(dataDir, async (store) => {
+    run: (values, location) =>
+      withStore(location, async (store) => {
         const userId = required(values, 'user');
         const user = await store.getUser(userId);
         if (!user) throw new Error(`there is no user ${userId}`);
@@ -171,16 +179,16 @@ const COMMANDS: Record<string, Command> = {
   'keys list': {
     usage: "keys list --account ID   the account's keys, never a secret",
     options: { account: { type: 'string' } },
-    run: (values, dataDir) =>
-      withStore(dataDir, async (store) =>
+    run: (values, location) =>
+      withStore(location, async (store) =>
         (await store.listApiKeys(required(values, 'account'))).map(publicApiKey),
       ),
   },
   'keys revoke': {
     usage: 'keys revoke --id KEY_ID   the key fails from its next request on',
     options: { id: { type: 'string' } },
-    run: (values, dataDir) =>
-      withStore(dataDir, async (store) => {
+    run: (values, location) =>
+      withStore(location, async (store) => {
         const id = required(values, 'id');
         const key = await store.findApiKey(id);
         if (!key) throw new Error(`there is no API key ${id}`);
@@ -196,7 +204,7 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-const HELP = `Usage: provisioning <command> [options]   (every command takes --data-dir DIR; default DATA_DIR or ./data)\n\n${Object.values(
+const HELP = `Usage: provisioning <command> [options]   (every command takes --data-dir DIR; default DATA_DIR or ./data; with DATABASE_URL=postgres://... the data is in PostgreSQL instead)\n\n${Object.values(
   COMMANDS,
 )
   .map((command) => `  provisioning ${command.usage}`)
@@ -226,9 +234,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`Usage: provisioning ${command.usage}\n`);
       return 0;
     }
-    const dataDir =
-      typeof values['data-dir'] === 'string' ? values['data-dir'] : settingsFromEnv().dataDir;
-    const output = await command.run(values, dataDir);
+    const settings = settingsFromEnv();
+    const location: StoreLocation = {
+      ...settings,
+      ...(typeof values['data-dir'] === 'string' ? { dataDir: values['data-dir'] } : {}),
+    };
+    const output = await command.run(values, location);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {

@@ -8,8 +8,7 @@ import { buildApp, serviceLoggerOptions } from './app';
 import { createDemoAccount, type DemoAccount } from './domain/demo-account';
 import { batchedStdout } from './log-destination';
 import type { ServiceSettings } from './settings';
-import { openDatabase } from './store/database';
-import { SqliteStore } from './store/sqlite-store';
+import { openStore } from './store/open-store';
 
 export const CONSOLE_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -23,10 +22,11 @@ export async function startServer(
   settings: ServiceSettings,
   options: { demo: boolean },
 ): Promise<RunningServer> {
-  const db = openDatabase(settings.dataDir);
-  const store = new SqliteStore(db);
-  const empty = (db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n === 0;
-  const demo = options.demo && empty ? await createDemoAccount(store, new Date()) : undefined;
+  const store = await openStore(settings);
+  const demo =
+    options.demo && !(await store.hasAccounts())
+      ? await createDemoAccount(store, new Date())
+      : undefined;
   const log = batchedStdout();
   const app = await buildApp({
     store,

@@ -5,7 +5,18 @@ export interface ServiceSettings {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** PostgreSQL instead of SQLite: `postgres://user:password@host:port/database`. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
   readonly rateLimit: RateLimitSettings;
+}
+
+function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    throw new Error('DATABASE_URL must be a postgres:// URL (unset it to use SQLite in DATA_DIR)');
+  return raw;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -22,6 +33,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     port: numberFrom(env, 'PORT', 8080),
     host: env.HOST ?? '127.0.0.1',
     dataDir: env.DATA_DIR ?? './data',
+    databaseUrl: databaseUrlFrom(env),
+    databasePoolSize: numberFrom(env, 'DATABASE_POOL_SIZE', 10),
     rateLimit: {
       rps: numberFrom(env, 'RATE_LIMIT_RPS', 50),
       burst: numberFrom(env, 'RATE_LIMIT_BURST', 200),

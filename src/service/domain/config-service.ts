@@ -76,7 +76,8 @@ export class ConfigService {
     const at = now.toISOString();
     let written: { id: string; revision: number; parsed: ParsedConfig } | undefined;
 
-    const result = await this.store.changeConfigs(principal.account.id, (tx) => {
+    const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
+    const result = await this.store.changeConfigs(principal.account.id, reads, (tx) => {
       const targetId = request.config_id ?? tx.liveId();
       const target = targetId === undefined ? undefined : tx.get(targetId);
       if (!target)
@@ -198,47 +199,51 @@ export class ConfigService {
   /** POST /configs/{id}/publish: a valid draft becomes a new published version, live. */
   async publish(principal: Principal, id: string, summary?: string): Promise<ConfigRecord> {
     const at = this.clock().toISOString();
-    const publishedId = await this.store.changeConfigs(principal.account.id, (tx) => {
-      const draft = tx.get(id);
-      if (!draft) throw notFound(`The config ${id}`);
-      if (draft.kind !== 'draft')
-        throw HttpProblem.of(
-          'conflict',
-          `The config ${id} is already published; only drafts are published`,
+    const publishedId = await this.store.changeConfigs(
+      principal.account.id,
+      { ids: [id] },
+      (tx) => {
+        const draft = tx.get(id);
+        if (!draft) throw notFound(`The config ${id}`);
+        if (draft.kind !== 'draft')
+          throw HttpProblem.of(
+            'conflict',
+            `The config ${id} is already published; only drafts are published`,
+          );
+        const label = summary?.trim() || draft.label;
+        const report = storedReport({ ...draft, kind: 'published', label });
+        if (!report.valid) {
+          throw HttpProblem.of(
+            'invalid_config',
+            `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
+            { validation: report },
+          );
+        }
+        const publishedId = newId('cfg_');
+        tx.insert(
+          newRow({
+            id: publishedId,
+            kind: 'published',
+            label,
+            report,
+            base: draft.id,
+            at,
+            published: true,
+          }),
         );
-      const label = summary?.trim() || draft.label;
-      const report = storedReport({ ...draft, kind: 'published', label });
-      if (!report.valid) {
-        throw HttpProblem.of(
-          'invalid_config',
-          `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
-          { validation: report },
-        );
-      }
-      const publishedId = newId('cfg_');
-      tx.insert(
-        newRow({
-          id: publishedId,
-          kind: 'published',
-          label,
-          report,
-          base: draft.id,
-          at,
-          published: true,
-        }),
-      );
-      tx.setLive(publishedId);
-      tx.close(draft.id, 'published', at);
-      tx.addHistory(history(principal, publishedId, 'publish', at, 1, label, [], []));
-      return publishedId;
-    });
+        tx.setLive(publishedId);
+        tx.close(draft.id, 'published', at);
+        tx.addHistory(history(principal, publishedId, 'publish', at, 1, label, [], []));
+        return publishedId;
+      },
+    );
     return this.get(principal, publishedId);
   }
 
   /** POST /configs/{id}/activate: an earlier published version becomes live again. */
   async activate(principal: Principal, id: string): Promise<ConfigRecord> {
     const at = this.clock().toISOString();
-    await this.store.changeConfigs(principal.account.id, (tx) => {
+    await this.store.changeConfigs(principal.account.id, { ids: [id] }, (tx) => {
       const config = tx.get(id);
       if (!config) throw notFound(`The config ${id}`);
       if (config.kind !== 'published')
@@ -262,7 +267,7 @@ export class ConfigService {
   /** DELETE /configs/{id}: discards a draft. */
   async discard(principal: Principal, id: string): Promise<void> {
     const at = this.clock().toISOString();
-    await this.store.changeConfigs(principal.account.id, (tx) => {
+    await this.store.changeConfigs(principal.account.id, { ids: [id] }, (tx) => {
       const config = tx.get(id);
       if (!config) throw notFound(`The config ${id}`);
       if (config.kind !== 'draft')

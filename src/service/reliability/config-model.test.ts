@@ -135,13 +135,17 @@ async function checkInvariants(model: ConfigModel, real: Real): Promise<void> {
   expect(dataOfYaml(dataOf(live.yaml))).toEqual(model.published.get(model.liveId));
 
   // Exactly one live config per account, a published one of that account, not closed.
-  const rows = service.db
-    .prepare(
-      `SELECT a.id AS account, COUNT(l.config_id) AS live, MIN(c.kind) AS kind, MIN(c.account_id) AS owner, MIN(c.closed_at) AS closed
+  const rows = await service.rows<{
+    account: string;
+    live: number;
+    kind: string;
+    owner: string;
+    closed: null;
+  }>(
+    `SELECT a.id AS account, CAST(COUNT(l.config_id) AS INTEGER) AS live, MIN(c.kind) AS kind, MIN(c.account_id) AS owner, MIN(c.closed_at) AS closed
          FROM accounts a LEFT JOIN live_configs l ON l.account_id = a.id LEFT JOIN configs c ON c.id = l.config_id
         GROUP BY a.id`,
-    )
-    .all() as { account: string; live: number; kind: string; owner: string; closed: null }[];
+  );
   expect(rows).toHaveLength(1 + accounts);
   for (const row of rows) {
     expect(row).toEqual({
@@ -154,18 +158,18 @@ async function checkInvariants(model: ConfigModel, real: Real): Promise<void> {
   }
 
   // Published versions never change, and none disappears.
-  const published = service.db
-    .prepare("SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'published'")
-    .all(real.accountId) as { id: string; yaml: string }[];
+  const published = await service.rows<{ id: string; yaml: string }>(
+    "SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'published'",
+    real.accountId,
+  );
   expect(new Map(published.map((row) => [row.id, row.yaml]))).toEqual(real.publishedYaml);
   expect([...real.publishedYaml.keys()].sort()).toEqual([...model.published.keys()].sort());
 
   // The open drafts are the model's, holding the model's data.
-  const drafts = service.db
-    .prepare(
-      "SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'draft' AND closed_at IS NULL",
-    )
-    .all(real.accountId) as { id: string; yaml: string }[];
+  const drafts = await service.rows<{ id: string; yaml: string }>(
+    "SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'draft' AND closed_at IS NULL",
+    real.accountId,
+  );
   expect(new Map(drafts.map((row) => [row.id, dataOfYaml(dataOf(row.yaml))]))).toEqual(
     model.drafts,
   );

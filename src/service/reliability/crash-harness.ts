@@ -9,14 +9,12 @@
  * match the number of apps and history rows.
  */
 import Database from 'better-sqlite3';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DATABASE_FILE } from '../store/database';
-
-const BIN = join(import.meta.dirname, '../../../bin/provisioning.js');
+import { runCli, spawnService, type ServiceProcess } from '../testing/service-process';
 
 export interface CrashRunOptions {
   readonly kills: number;
@@ -68,53 +66,19 @@ export interface CrashRunReport {
   readonly dataDir: string;
 }
 
-interface RunningChild {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly exited: Promise<unknown>;
-}
-
 /** A data directory with one account and an admin key, made by the operator's CLI. */
 function prepareDataDir(): { dataDir: string; key: string } {
   const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-crash-'));
-  const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dataDir], {
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`provisioning ${args.join(' ')}: ${result.stderr}`);
-    return JSON.parse(result.stdout) as Record<string, string>;
-  };
+  const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
   const account = cli('accounts', 'create', '--name', 'Crash');
   const key = cli('keys', 'create', '--user', String(account.user_id), '--name', 'crash').secret;
-  if (!key) throw new Error('no key was created');
+  if (typeof key !== 'string') throw new Error('no key was created');
   return { dataDir, key };
 }
 
-function spawnServer(dataDir: string, output: string[]): Promise<RunningChild> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    // info: the request lines are logged, so the secret check has real logs to read.
-    env: { ...process.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    let text = '';
-    let resolved = false;
-    child.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      output.push(chunk.toString());
-      if (resolved) return;
-      const line = text.split('\n').find((candidate) => candidate.startsWith('{"url"'));
-      if (line) {
-        resolved = true;
-        resolve({ child, url: (JSON.parse(line) as { url: string }).url, exited });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    void exited.then(() => {
-      if (!resolved) reject(new Error(`the server exited before listening: ${text}`));
-    });
-  });
+function spawnServer(dataDir: string, output: string[]): Promise<ServiceProcess> {
+  // info: the request lines are logged, so the secret check has real logs to read.
+  return spawnService(['--data-dir', dataDir], { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'info' }, output);
 }
 
 /** Reads the draft straight from the SQLite file (the server is down). */

@@ -120,7 +120,7 @@ describe('secrets after a workload', () => {
     };
     expect(existsSync(join(s.dataDir, `${DATABASE_FILE}-wal`))).toBe(true);
     check();
-    s.db.pragma('wal_checkpoint(TRUNCATE)');
+    await s.storageBytes({ checkpoint: true });
     check();
     const logged = log.text();
     expect(log.lines.filter((line) => line.includes('"msg":"request"')).length).toBe(

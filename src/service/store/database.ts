@@ -25,9 +25,9 @@ export function openDatabase(dataDir: string): SqliteDatabase {
 
 export function migrate(db: SqliteDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  MIGRATIONS.slice(current).forEach((sql, offset) => {
+  MIGRATIONS.slice(current).forEach((migration, offset) => {
     db.transaction(() => {
-      db.exec(sql);
+      db.exec(migration.sqlite);
       db.pragma(`user_version = ${current + offset + 1}`);
     }).immediate();
   });

@@ -1,9 +1,20 @@
 /**
- * Schema migrations, run at start-up in order. `PRAGMA user_version` records how many have
- * run; each runs in its own transaction. Append new migrations; never edit a shipped one.
+ * Schema migrations, run at start-up in order, each in its own transaction. Every migration
+ * is written once per dialect, side by side, so the two stores cannot drift apart (a test
+ * compares the tables and columns they create). SQLite records how many have run in
+ * `PRAGMA user_version`, PostgreSQL in the `schema_migrations` table. Append new
+ * migrations; never edit a shipped one.
  */
-export const MIGRATIONS: readonly string[] = [
-  `
+export interface Migration {
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgres: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'accounts, users, API keys, configs, history and the audit log',
+    sqlite: `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -92,4 +103,97 @@ export const MIGRATIONS: readonly string[] = [
     detail TEXT NOT NULL
   );
   `,
+    postgres: `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    account_type TEXT NOT NULL,
+    idp_organization_id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
+    idp_user_id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    UNIQUE (account_id, email)
+  );
+
+  -- Only the SHA-256 of a key is stored; the key itself is shown once and never kept.
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    obfuscated_value TEXT NOT NULL,
+    permissions TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    expires_at TEXT,
+    revoked_at TEXT
+  );
+  CREATE INDEX api_keys_by_account ON api_keys(account_id, created_at);
+
+  -- Timestamps are ISO 8601 UTC strings with milliseconds in both dialects: byte for byte
+  -- what the API returns, and they sort in time order. seq stands in for SQLite's rowid
+  -- (the tie-break of two configs created in the same millisecond).
+  CREATE TABLE configs (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL CHECK (kind IN ('draft', 'published')),
+    label TEXT NOT NULL,
+    yaml TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    base_config_id TEXT REFERENCES configs(id),
+    valid BOOLEAN NOT NULL,
+    error_count INTEGER NOT NULL,
+    warning_count INTEGER NOT NULL,
+    -- JSON text, not jsonb: jsonb would reorder the issues' keys.
+    issues TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    published_at TEXT,
+    closed_at TEXT,
+    closed_reason TEXT CHECK (closed_reason IN ('published', 'discarded'))
+  );
+  CREATE INDEX configs_by_account ON configs(account_id, closed_at, created_at);
+
+  -- One row per account: exactly one live config, whatever instances race.
+  CREATE TABLE live_configs (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    config_id TEXT NOT NULL REFERENCES configs(id)
+  );
+
+  CREATE TABLE history (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    config_id TEXT NOT NULL REFERENCES configs(id),
+    action TEXT NOT NULL,
+    at TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    summary TEXT,
+    api_key_id TEXT,
+    api_key_name TEXT,
+    actor_email TEXT,
+    operations TEXT NOT NULL,
+    applied_paths TEXT NOT NULL
+  );
+  CREATE INDEX history_by_config ON history(config_id, seq);
+
+  CREATE TABLE audit_log (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    action TEXT NOT NULL,
+    actor TEXT,
+    target_id TEXT,
+    detail TEXT NOT NULL
+  );
+  `,
+  },
 ];

@@ -14,12 +14,22 @@ import type {
   Principal,
   UserRecord,
 } from './records';
-import type { ConfigTransaction, NewAccount, Store } from './store';
-
-type Row = Record<string, unknown>;
-
-const CONFIG_COLUMNS =
-  'id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at, published_at, closed_at, closed_reason';
+import {
+  CONFIG_COLUMNS,
+  PRINCIPAL_COLUMNS,
+  toApiKey,
+  toConfig,
+  toHistory,
+  toPrincipal,
+  type Row,
+} from './rows';
+import {
+  checkDeclaredRead,
+  type ConfigReads,
+  type ConfigTransaction,
+  type NewAccount,
+  type Store,
+} from './store';
 
 /** Principals kept at most (see findPrincipalByKeyHash); the cache is emptied when full. */
 const MAX_CACHED_PRINCIPALS = 1_000;
@@ -36,6 +46,7 @@ export class SqliteStore implements Store {
         'INSERT INTO accounts (id, name, account_type, idp_organization_id, created_at) VALUES (@id, @name, @account_type, @idp_organization_id, @created_at)',
       ),
       getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
+      anyAccount: db.prepare('SELECT 1 FROM accounts LIMIT 1').pluck(),
       insertUser: db.prepare(
         'INSERT INTO users (id, account_id, email, role, idp_user_id, created_at) VALUES (@id, @account_id, @email, @role, @idp_user_id, @created_at)',
       ),
@@ -53,8 +64,7 @@ export class SqliteStore implements Store {
       ),
       touchKey: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
       principal: db.prepare(
-        `SELECT k.*, u.email AS u_email, u.role AS u_role, u.idp_user_id AS u_idp_user_id, u.created_at AS u_created_at,
-                a.name AS a_name, a.account_type AS a_account_type, a.idp_organization_id AS a_idp_organization_id, a.created_at AS a_created_at
+        `SELECT ${PRINCIPAL_COLUMNS}
            FROM api_keys k JOIN users u ON u.id = k.user_id JOIN accounts a ON a.id = k.account_id
           WHERE k.key_hash = ?`,
       ),
@@ -114,6 +124,10 @@ export class SqliteStore implements Store {
       operations: JSON.stringify(entry.operations),
       applied_paths: JSON.stringify(entry.applied_paths),
     });
+  }
+
+  async hasAccounts(): Promise<boolean> {
+    return this.statements.anyAccount.get() !== undefined;
   }
 
   async createAccount(input: NewAccount): Promise<void> {
@@ -196,25 +210,7 @@ export class SqliteStore implements Store {
 
   private readPrincipal(keyHash: string): Principal | undefined {
     const row = this.statements.principal.get(keyHash) as Row | undefined;
-    if (!row) return undefined;
-    return {
-      key: toApiKey(row),
-      user: {
-        id: row.user_id as string,
-        account_id: row.account_id as string,
-        email: row.u_email as string,
-        role: row.u_role as UserRecord['role'],
-        idp_user_id: row.u_idp_user_id as string,
-        created_at: row.u_created_at as string,
-      },
-      account: {
-        id: row.account_id as string,
-        name: row.a_name as string,
-        account_type: row.a_account_type as string,
-        idp_organization_id: row.a_idp_organization_id as string,
-        created_at: row.a_created_at as string,
-      },
-    };
+    return row && toPrincipal(row);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
@@ -260,10 +256,16 @@ export class SqliteStore implements Store {
     return entries;
   }
 
-  async changeConfigs<T>(accountId: string, work: (tx: ConfigTransaction) => T): Promise<T> {
+  async changeConfigs<T>(
+    accountId: string,
+    reads: ConfigReads,
+    work: (tx: ConfigTransaction) => T,
+  ): Promise<T> {
     const s = this.statements;
+    let liveAtStart: string | undefined;
     const tx: ConfigTransaction = {
       get: (id) => {
+        checkDeclaredRead(reads, id, liveAtStart);
         const row = s.getConfig.get(accountId, id) as Row | undefined;
         return row && toConfig(row);
       },
@@ -289,7 +291,10 @@ export class SqliteStore implements Store {
       addHistory: (entry) => this.recordHistory(entry),
       addAudit: (entry) => this.audit(entry),
     };
-    return this.write(() => work(tx));
+    return this.write(() => {
+      liveAtStart = this.liveId(accountId);
+      return work(tx);
+    });
   }
 
   async close(): Promise<void> {
@@ -299,44 +304,4 @@ export class SqliteStore implements Store {
 
 function configParams(config: NewConfig): Row {
   return { ...config, valid: config.valid ? 1 : 0, issues: JSON.stringify(config.issues) };
-}
-
-function toConfig(row: Row): ConfigRecordRow {
-  return {
-    ...(row as unknown as ConfigRecordRow),
-    valid: row.valid === 1,
-    issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
-  };
-}
-
-function toApiKey(row: Row): ApiKeyRecord {
-  return {
-    id: row.id as string,
-    account_id: row.account_id as string,
-    user_id: row.user_id as string,
-    name: row.name as string,
-    key_hash: row.key_hash as string,
-    obfuscated_value: row.obfuscated_value as string,
-    permissions: JSON.parse(row.permissions as string) as ApiKeyRecord['permissions'],
-    created_at: row.created_at as string,
-    last_used_at: (row.last_used_at as string | null) ?? null,
-    expires_at: (row.expires_at as string | null) ?? null,
-    revoked_at: (row.revoked_at as string | null) ?? null,
-  };
-}
-
-function toHistory(row: Row): HistoryRecord {
-  return {
-    config_id: row.config_id as string,
-    account_id: row.account_id as string,
-    action: row.action as HistoryRecord['action'],
-    at: row.at as string,
-    revision: row.revision as number,
-    summary: (row.summary as string | null) ?? null,
-    api_key_id: (row.api_key_id as string | null) ?? null,
-    api_key_name: (row.api_key_name as string | null) ?? null,
-    actor_email: (row.actor_email as string | null) ?? null,
-    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
-    applied_paths: JSON.parse(row.applied_paths as string) as string[],
-  };
 }

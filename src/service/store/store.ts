@@ -3,10 +3,13 @@
  * never on SQLite, so another store (PostgreSQL) can be added behind it.
  *
  * Changes to configs go through `changeConfigs`: a unit of work whose callback runs inside
- * one transaction and either completes or leaves nothing behind. The callback is
- * synchronous: the work inside (parse, apply, validate) is CPU work on rows it has read, and
- * a store on a server database would read those rows with locks, run the same callback over
- * them and write back in its own transaction.
+ * one transaction and either completes or leaves nothing behind. Units of work of one
+ * account never overlap, in this process or across processes and instances. The callback is
+ * synchronous: the work inside (parse, apply, validate) is CPU work on rows read before it
+ * runs. It declares those rows up front (`ConfigReads`): SQLite reads them on demand inside
+ * its write transaction; PostgreSQL locks the account, reads them in its transaction, runs
+ * the same callback over them and writes back before it commits. Reading a row that was not
+ * declared is a programming error in both stores, so a test on either catches it.
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import type {
@@ -20,9 +23,26 @@ import type {
   UserRecord,
 } from './records';
 
+/** The config rows a unit of work may read with `get`: these ids, and the live config. */
+export interface ConfigReads {
+  readonly ids?: readonly string[];
+  readonly live?: boolean;
+}
+
+/** Throws unless `id` is one of the declared reads (the live config's id when `live`). */
+export function checkDeclaredRead(
+  reads: ConfigReads,
+  id: string,
+  liveId: string | undefined,
+): void {
+  if (reads.ids?.includes(id) || (reads.live === true && id === liveId)) return;
+  throw new Error(`A unit of work read the config ${id} without declaring it in its reads`);
+}
+
 export interface ConfigTransaction {
-  /** An open (not published-away or discarded) config of the account. */
+  /** An open (not published-away or discarded) config of the account, one of the reads. */
   get(id: string): ConfigRecordRow | undefined;
+  /** The live config's id: always readable. */
   liveId(): string | undefined;
   /** Inserts a config into the unit of work's account. */
   insert(config: Omit<NewConfig, 'account_id'>): void;
@@ -48,6 +68,8 @@ export interface NewAccount {
 }
 
 export interface Store {
+  /** Whether any account exists (the demo account is made only in an empty database). */
+  hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;
   getAccount(id: string): Promise<AccountRecord | undefined>;
   createUser(user: UserRecord, audit: AuditRecord): Promise<void>;
@@ -76,7 +98,11 @@ export interface Store {
   getLiveId(accountId: string): Promise<string | undefined>;
   /** History of a config and the configs it was copied from, newest first. */
   history(accountId: string, configId: string): Promise<HistoryRecord[]>;
-  changeConfigs<T>(accountId: string, work: (tx: ConfigTransaction) => T): Promise<T>;
+  changeConfigs<T>(
+    accountId: string,
+    reads: ConfigReads,
+    work: (tx: ConfigTransaction) => T,
+  ): Promise<T>;
 
   close(): Promise<void>;
 }

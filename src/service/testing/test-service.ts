@@ -1,24 +1,28 @@
 /**
- * A real service on a temporary SQLite database, for API tests: the app (use `inject`), the
- * store, an account with an admin key, and helpers to add users and keys. Test-only.
+ * A real service on a real, temporary database, for API tests: the app (use `inject`), the
+ * store (SQLite, or PostgreSQL in the Vitest project `postgres`: test-store.ts), an account
+ * with an admin key, and helpers to add users and keys. Test-only.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Permission, Role } from '../../contract/auth-status';
 import type { RateLimitSettings } from '../plugins/rate-limit';
 import { buildApp } from '../app';
 import { createAccount, createApiKey, createUser, type CreatedAccount } from '../domain/accounts';
 import type { Clock } from '../domain/clock';
-import { openDatabase, type SqliteDatabase } from '../store/database';
-import { SqliteStore } from '../store/sqlite-store';
+import type { Store } from '../store/store';
+import { openTestStore, type StoreKind, type TestStore } from './test-store';
 
 export interface TestService {
   readonly app: FastifyInstance;
-  readonly store: SqliteStore;
-  readonly db: SqliteDatabase;
+  readonly store: Store;
+  readonly storeKind: StoreKind;
+  /** A temporary directory of this service's own (SQLite's file is there). */
   readonly dataDir: string;
+  /** Rows of a query on the service's database (`?` placeholders; SQL both dialects read). */
+  rows: TestStore['rows'];
+  /** Every byte the database keeps on disk (its files and log; test-store.ts). */
+  storageBytes: TestStore['storageBytes'];
   readonly account: CreatedAccount;
   /** The account owner's admin key. */
   readonly adminKey: string;
@@ -42,9 +46,8 @@ export interface TestServiceOptions {
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-test-'));
-  const db = openDatabase(dataDir);
-  const store = new SqliteStore(db);
+  const database = await openTestStore();
+  const { store, dataDir } = database;
   const clock = options.clock ?? (() => new Date());
   const app = await buildApp({
     store,
@@ -68,8 +71,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const service: TestService = {
     app,
     store,
-    db,
+    storeKind: database.kind,
     dataDir,
+    rows: database.rows,
+    storageBytes: database.storageBytes,
     account,
     adminKey,
     async keyFor(role, keyOptions = {}) {
@@ -113,7 +118,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     async close() {
       await app.close();
-      await store.close();
+      await database.dispose();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
