@@ -1,0 +1,43 @@
+// The tests use programs from Debian's packages, never downloads: Chromium for the browser
+// tests, PostgreSQL for the API suite's second store. `node scripts/ensure-debian-package.mjs
+// chromium|postgresql`: when the package's program is missing and we run as root (CI, a fresh
+// machine), install it with apt-get; otherwise say exactly what to install.
+import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/** Whether each package's program is there (CHROMIUM_PATH, PG_BIN_DIR override). */
+const PACKAGES = {
+  chromium: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+  postgresql: () => {
+    if (process.env.PG_BIN_DIR) return existsSync(join(process.env.PG_BIN_DIR, 'initdb'));
+    const root = '/usr/lib/postgresql';
+    return (
+      existsSync(root) &&
+      readdirSync(root).some((version) => existsSync(join(root, version, 'bin', 'initdb')))
+    );
+  },
+};
+
+const name = process.argv[2];
+const installed = PACKAGES[name];
+if (!installed) {
+  console.error(`usage: ensure-debian-package.mjs ${Object.keys(PACKAGES).join('|')}`);
+  process.exit(2);
+}
+
+if (!installed()) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(
+      `The tests need Debian's ${name}. Install it with: sudo apt-get install -y ${name}`,
+    );
+    process.exit(1);
+  }
+  console.log(`Installing Debian's ${name} for the tests...`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', name], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
