@@ -32,6 +32,17 @@ const boundaries = [
   },
 ];
 
+/**
+ * The contract's schemas are zod/mini (src/contract/zod.ts), which the bundler can trim to
+ * what is used; classic zod carries everything on every schema, and one import of it in the
+ * console would put it back on the first page (docs/benchmarks.md).
+ */
+const classicZod = {
+  name: 'zod',
+  message:
+    "Use z from src/contract/zod.ts (zod/mini): classic zod weighs on the console's first page.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -72,12 +83,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: [classicZod] }] },
+  },
+  {
     // The shared layers run in Node and in the browser: no Node built-ins there.
     files: ['src/contract/**', 'src/configs/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [classicZod],
           patterns: [
             { group: ['node:*', 'fs', 'path', 'crypto'], message: 'Keep this layer isomorphic.' },
           ],
@@ -102,6 +118,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [classicZod],
           patterns: [
             {
               group: [

@@ -1,7 +1,7 @@
 /**
  * `GET /auth/status` (seed 2.1, 4.1; api.md §1, §2) and the permission model behind it.
  */
-import { z } from 'zod';
+import { described, z } from './zod';
 import { timestampSchema } from './timestamp';
 
 /** api.md §1: what a key may do. */
@@ -11,7 +11,7 @@ export const PERMISSIONS = [
   'config:publish',
   'api_keys:manage',
 ] as const;
-export const permissionSchema = z.enum(PERMISSIONS).meta({
+export const permissionSchema = z.enum(PERMISSIONS).register(z.globalRegistry, {
   id: 'Permission',
   description:
     'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys.',
@@ -19,7 +19,7 @@ export const permissionSchema = z.enum(PERMISSIONS).meta({
 export type Permission = z.infer<typeof permissionSchema>;
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
-export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
+export const roleSchema = z.enum(ROLES).register(z.globalRegistry, { id: 'Role' });
 export type Role = z.infer<typeof roleSchema>;
 
 /** api.md §1: a user's role bounds the permissions of every key the user creates. */
@@ -37,39 +37,37 @@ export type AuthType = (typeof AUTH_TYPES)[number];
  * strings: the seed leaves their values open, and a client must not reject a status that
  * names a role or permission it does not know; it simply does not offer what needs it.
  */
+/** An optional field, described when `description` is given. */
+const optional = <T extends z.ZodMiniType>(schema: T, description?: string) =>
+  description === undefined ? z.optional(schema) : described(z.optional(schema), description);
+
 export const authStatusSchema = z
   .object({
-    idp_organization_id: z
-      .string()
-      .meta({ description: 'Organization id at the identity provider' }),
-    auth_type: z.enum(AUTH_TYPES).optional(),
-    email: z.string().optional().meta({ description: "Caller's e-mail address" }),
-    idp_user_id: z.string().optional().meta({ description: 'User id at the identity provider' }),
-    account_id: z.string().optional(),
-    user_id: z.string().optional(),
-    session_id: z
-      .string()
-      .optional()
-      .meta({ description: 'Absent: this server has no browser sessions' }),
-    role: z.string().optional().meta({ description: 'admin, editor or viewer on this server' }),
-    expires_at: timestampSchema().optional().meta({
-      description: 'Expiry of the key, ISO 8601 UTC; absent when the key never expires',
-    }),
-    api_key_id: z
-      .string()
-      .optional()
-      .meta({ description: 'Present when authenticated by API key' }),
-    api_key_name: z.string().optional(),
-    api_key_obfuscated_value: z
-      .string()
-      .optional()
-      .meta({ description: 'Masked form of the key, e.g. sk_…a1b2' }),
-    account_type: z.string().optional(),
-    permissions: z.array(z.string()).optional().meta({
-      description: 'Permission names; on this server the values of Permission',
-    }),
+    idp_organization_id: described(z.string(), 'Organization id at the identity provider'),
+    auth_type: optional(z.enum(AUTH_TYPES)),
+    email: optional(z.string(), "Caller's e-mail address"),
+    idp_user_id: optional(z.string(), 'User id at the identity provider'),
+    account_id: optional(z.string()),
+    user_id: optional(z.string()),
+    session_id: optional(z.string(), 'Absent: this server has no browser sessions'),
+    role: optional(z.string(), 'admin, editor or viewer on this server'),
+    expires_at: optional(
+      timestampSchema(),
+      'Expiry of the key, ISO 8601 UTC; absent when the key never expires',
+    ),
+    api_key_id: optional(z.string(), 'Present when authenticated by API key'),
+    api_key_name: optional(z.string()),
+    api_key_obfuscated_value: optional(z.string(), 'Masked form of the key, e.g. sk_…a1b2'),
+    account_type: optional(z.string()),
+    permissions: optional(
+      z.array(z.string()),
+      'Permission names; on this server the values of Permission',
+    ),
   })
-  .meta({ id: 'AuthStatus', description: 'Who the caller is and the state of their API key.' });
+  .register(z.globalRegistry, {
+    id: 'AuthStatus',
+    description: 'Who the caller is and the state of their API key.',
+  });
 
 export type AuthStatus = z.infer<typeof authStatusSchema>;
 

@@ -6,7 +6,7 @@
  * as given and judged by validation (src/configs), so a person's mistake lands in the draft
  * and comes back as an issue with a marker.
  */
-import { z } from 'zod';
+import { z } from './zod';
 
 export const ID_PATTERN = '^[a-z][a-z0-9-]{0,62}$';
 export const SETTING_KEY_PATTERN = '^[a-z][a-z0-9_]{0,62}$';
@@ -23,31 +23,31 @@ export type AbTestStatus = (typeof AB_TEST_STATUSES)[number];
 
 export const configIdSchema = z
   .string()
-  .regex(new RegExp(ID_PATTERN), 'must start with a lowercase letter; then a-z, 0-9 or -');
+  .check(z.regex(new RegExp(ID_PATTERN), 'must start with a lowercase letter; then a-z, 0-9 or -'));
 
 export const settingValueSchema = z.union([z.string(), z.number(), z.boolean()]);
 export const settingsSchema = z.record(
-  z.string().regex(new RegExp(SETTING_KEY_PATTERN), 'keys: a-z, 0-9 or _'),
+  z.string().check(z.regex(new RegExp(SETTING_KEY_PATTERN), 'keys: a-z, 0-9 or _')),
   settingValueSchema,
 );
 
 export const appSchema = z
   .object({
     id: configIdSchema,
-    name: z.string().min(1).max(APP_NAME_MAX_LENGTH),
+    name: z.string().check(z.minLength(1), z.maxLength(APP_NAME_MAX_LENGTH)),
     platform: z.enum(PLATFORMS),
-    enabled: z.boolean().optional(),
-    settings: settingsSchema.optional(),
+    enabled: z.optional(z.boolean()),
+    settings: z.optional(settingsSchema),
   })
-  .meta({ id: 'App', description: 'An app this account provisions.' });
+  .register(z.globalRegistry, { id: 'App', description: 'An app this account provisions.' });
 
 export const variantSchema = z
   .object({
     id: configIdSchema,
-    weight: z.number().int().min(0).max(WEIGHTS_TOTAL),
-    settings: settingsSchema.optional(),
+    weight: z.number().check(z.int(), z.minimum(0), z.maximum(WEIGHTS_TOTAL)),
+    settings: z.optional(settingsSchema),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'Variant',
     description: "A variant of an A/B test: overrides of its app's settings.",
   });
@@ -56,14 +56,14 @@ export const abTestSchema = z
   .object({
     id: configIdSchema,
     app: configIdSchema,
-    description: z.string().max(AB_TEST_DESCRIPTION_MAX_LENGTH).optional(),
+    description: z.optional(z.string().check(z.maxLength(AB_TEST_DESCRIPTION_MAX_LENGTH))),
     status: z.enum(AB_TEST_STATUSES),
-    variants: z.array(variantSchema).min(MIN_VARIANTS).max(MAX_VARIANTS),
-    winner: z.string().optional(),
-    started_at: z.string().optional(),
-    ended_at: z.string().optional(),
+    variants: z.array(variantSchema).check(z.minLength(MIN_VARIANTS), z.maxLength(MAX_VARIANTS)),
+    winner: z.optional(z.string()),
+    started_at: z.optional(z.string()),
+    ended_at: z.optional(z.string()),
   })
-  .meta({ id: 'AbTest', description: 'An A/B test of one app.' });
+  .register(z.globalRegistry, { id: 'AbTest', description: 'An A/B test of one app.' });
 
 export type SettingValue = z.infer<typeof settingValueSchema>;
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,7 +1,7 @@
 /**
  * `POST /config/edit` (seed 2.2, 2.3, 4.2; api.md §3).
  */
-import { z } from 'zod';
+import { described, wholeNumber, z } from './zod';
 import {
   actionKeyOf,
   isLifecycleAction,
@@ -20,82 +20,92 @@ export const MAX_SUMMARY_LENGTH = 200;
 const requestShape = z.object({
   operations: z
     .array(operationSchema)
-    .min(1, 'operations needs at least 1 operation')
-    .max(MAX_OPERATIONS, `at most ${MAX_OPERATIONS} operations a request`),
-  config_id: z.string().min(1).optional().meta({
-    description: 'Config row id to edit. Default: the current live config.',
-  }),
-  summary: z.string().max(MAX_SUMMARY_LENGTH).optional().meta({
-    description:
-      'Draft name or edit summary. Required for ordinary draft edits; optional for A/B test operations, where it labels the version.',
-  }),
+    .check(
+      z.minLength(1, 'operations needs at least 1 operation'),
+      z.maxLength(MAX_OPERATIONS, `at most ${MAX_OPERATIONS} operations a request`),
+    ),
+  config_id: described(
+    z.optional(z.string().check(z.minLength(1))),
+    'Config row id to edit. Default: the current live config.',
+  ),
+  summary: described(
+    z.optional(z.string().check(z.maxLength(MAX_SUMMARY_LENGTH))),
+    'Draft name or edit summary. Required for ordinary draft edits; optional for A/B test operations, where it labels the version.',
+  ),
 });
 
 export const configEditRequestSchema = requestShape
-  .superRefine((request, ctx) => {
-    // These rules span the request. zod runs this refinement even after an operation was
-    // refused (a refinement's issue does not abort its parents), so first make sure every
-    // operation has one action key holding an array; if not, its own issue says why.
-    const wellFormed = request.operations.every((operation) => {
-      const values = Object.values(operation);
-      return values.length === 1 && Array.isArray(values[0]);
-    });
-    if (!wellFormed) return;
-    const operations = request.operations as Operation[];
-    const totalItems = operations.reduce((sum, op) => sum + itemsOf(op).length, 0);
-    if (totalItems > MAX_ITEMS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['operations'],
-        message: `at most ${MAX_ITEMS} items in all; got ${totalItems}`,
+  .check(
+    z.superRefine((request, ctx) => {
+      // These rules span the request. zod runs this refinement even after an operation was
+      // refused (a refinement's issue does not abort its parents), so first make sure every
+      // operation has one action key holding an array; if not, its own issue says why.
+      const wellFormed = request.operations.every((operation) => {
+        const values = Object.values(operation);
+        return values.length === 1 && Array.isArray(values[0]);
       });
-    }
-    const keys = operations.map(actionKeyOf);
-    const lifecycle = keys.filter(isLifecycleAction);
-    if (lifecycle.length > 0 && lifecycle.length < keys.length) {
-      const first = keys.findIndex((key) => !isLifecycleAction(key));
-      ctx.addIssue({
-        code: 'custom',
-        path: ['operations', first],
-        message: `A/B test lifecycle operations (${lifecycle[0]}) cannot be mixed with other operations in one request`,
-      });
-    }
-    const needsSummary = keys.some(
-      (key) =>
-        !isLifecycleAction(key) && !(SUMMARY_OPTIONAL_ACTIONS as readonly string[]).includes(key),
-    );
-    if (needsSummary && !request.summary?.trim()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['summary'],
-        message: 'summary is required for draft edits: say what the edit does',
-      });
-    }
-  })
-  .meta({ id: 'ConfigEditRequest' });
+      if (!wellFormed) return;
+      const operations = request.operations as Operation[];
+      const totalItems = operations.reduce((sum, op) => sum + itemsOf(op).length, 0);
+      if (totalItems > MAX_ITEMS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['operations'],
+          message: `at most ${MAX_ITEMS} items in all; got ${totalItems}`,
+        });
+      }
+      const keys = operations.map(actionKeyOf);
+      const lifecycle = keys.filter(isLifecycleAction);
+      if (lifecycle.length > 0 && lifecycle.length < keys.length) {
+        const first = keys.findIndex((key) => !isLifecycleAction(key));
+        ctx.addIssue({
+          code: 'custom',
+          path: ['operations', first],
+          message: `A/B test lifecycle operations (${lifecycle[0]}) cannot be mixed with other operations in one request`,
+        });
+      }
+      const needsSummary = keys.some(
+        (key) =>
+          !isLifecycleAction(key) && !(SUMMARY_OPTIONAL_ACTIONS as readonly string[]).includes(key),
+      );
+      if (needsSummary && !request.summary?.trim()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['summary'],
+          message: 'summary is required for draft edits: say what the edit does',
+        });
+      }
+    }),
+  )
+  .register(z.globalRegistry, { id: 'ConfigEditRequest' });
 
 export type ConfigEditRequest = Omit<z.infer<typeof requestShape>, 'operations'> & {
   operations: Operation[];
 };
 
-export const configKindSchema = z.enum(['draft', 'published']).meta({ id: 'ConfigKind' });
+export const configKindSchema = z
+  .enum(['draft', 'published'])
+  .register(z.globalRegistry, { id: 'ConfigKind' });
 export type ConfigKind = z.infer<typeof configKindSchema>;
 
 export const configEditResultSchema = z
   .object({
-    id: z.string().meta({ description: 'Id of the config holding the edited config' }),
+    id: described(z.string(), 'Id of the config holding the edited config'),
     account_id: z.string(),
-    kind: configKindSchema.meta({
-      description: 'draft for ordinary edits; published for A/B test lifecycle results',
-    }),
-    created: z.boolean().meta({ description: 'True when a new config row was created' }),
-    base_config_id: z.string().meta({ description: 'Id of the config that was edited or copied' }),
+    // A copy (classic zod's .meta()): the description is this field's, the id stays ConfigKind.
+    kind: described(
+      configKindSchema.clone(),
+      'draft for ordinary edits; published for A/B test lifecycle results',
+    ),
+    created: described(z.boolean(), 'True when a new config row was created'),
+    base_config_id: described(z.string(), 'Id of the config that was edited or copied'),
     applied_paths: z.array(z.string()),
     validation: validationReportSchema,
-    revision: z.number().int().min(1).optional().meta({
-      description: "Beyond the seed: the config's revision after the edit (also the ETag)",
-    }),
+    revision: described(
+      z.optional(wholeNumber(1)),
+      "Beyond the seed: the config's revision after the edit (also the ETag)",
+    ),
   })
-  .meta({ id: 'ConfigEditResult' });
+  .register(z.globalRegistry, { id: 'ConfigEditResult' });
 
 export type ConfigEditResult = z.infer<typeof configEditResultSchema>;

@@ -3,7 +3,7 @@
  * permission, request schemas and responses by status. The service registers its routes
  * from it, the console calls them through it, and the OpenAPI document is generated from it.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import {
   apiKeyIdParamsSchema,
   apiKeyListSchema,
@@ -51,17 +51,17 @@ export interface Endpoint {
   /** `public`: no key needed; `api_key`: a valid key, holding `permission` when it is set. */
   readonly auth: 'public' | 'api_key';
   readonly permission: Permission | null;
-  readonly params?: z.ZodObject;
-  readonly query?: z.ZodObject;
+  readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniObject;
   /** Request headers, lower-case names. */
-  readonly headers?: z.ZodObject;
-  readonly body?: z.ZodType;
+  readonly headers?: z.ZodMiniObject;
+  readonly body?: z.ZodMiniType;
   /** False: the body may be left out (nothing to say); a body that is sent must parse. */
   readonly bodyRequired?: boolean;
   /** Successful responses carry `ETag: "<revision>"` of the config they describe. */
   readonly etag?: boolean;
   /** By status; `null` for a response without a body (204). */
-  readonly responses: Readonly<Partial<Record<number, z.ZodType | null>>>;
+  readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
 }
 
 function problems<const S extends ProblemStatus>(
@@ -265,17 +265,17 @@ export type Contract = typeof contract;
 export type EndpointName = keyof Contract;
 export const ENDPOINT_NAMES = Object.keys(contract) as EndpointName[];
 
-type SchemaOr<T, Else> = T extends z.ZodType ? T : Else;
+type SchemaOr<T, Else> = T extends z.ZodMiniType ? T : Else;
 
 /** What a client sends as the body of an endpoint (undefined: no body). */
-export type RequestBodyOf<E extends Endpoint> = z.input<SchemaOr<E['body'], z.ZodUndefined>>;
+export type RequestBodyOf<E extends Endpoint> = z.input<SchemaOr<E['body'], z.ZodMiniUndefined>>;
 /** Path parameters of an endpoint. */
 export type ParamsOf<E extends Endpoint> = z.input<
-  SchemaOr<E['params'], z.ZodObject<Record<never, never>>>
+  SchemaOr<E['params'], z.ZodMiniObject<Record<never, never>>>
 >;
 /** Query parameters of an endpoint. */
 export type QueryOf<E extends Endpoint> = z.input<
-  SchemaOr<E['query'], z.ZodObject<Record<never, never>>>
+  SchemaOr<E['query'], z.ZodMiniObject<Record<never, never>>>
 >;
 /** The 2xx statuses of an endpoint. */
 export type SuccessStatusOf<E extends Endpoint> = Extract<keyof E['responses'], 200 | 201 | 204>;
@@ -283,7 +283,7 @@ export type SuccessStatusOf<E extends Endpoint> = Extract<keyof E['responses'], 
 export type ResponseBodyOf<
   E extends Endpoint,
   S extends keyof E['responses'] = SuccessStatusOf<E>,
-> = E['responses'][S] extends z.ZodType ? z.output<E['responses'][S]> : undefined;
+> = E['responses'][S] extends z.ZodMiniType ? z.output<E['responses'][S]> : undefined;
 
 /**
  * The permission an edit request needs: lifecycle operations publish (api.md §1), so they

@@ -5,10 +5,10 @@
  *
  * How: all request schemas go into one wrapper object converted with `io: 'input'`, all
  * response schemas into another with `io: 'output'`. zod lifts every schema that has a
- * `.meta({id})` into `$defs`; those become `components.schemas`, and each wrapper property is
+ * `id` (registered in `z.globalRegistry`) into `$defs`; those become `components.schemas`, and each wrapper property is
  * the schema of one body, parameter set or header.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { API_KEY_PREFIX } from './api-keys';
 import { ETAG_PATTERN } from './configs';
 import { API_BASE_PATH, contract, type Endpoint, type EndpointName } from './endpoints';
@@ -64,11 +64,11 @@ const SECURITY_SCHEME = 'bearerAuth';
 const responseHeaders = {
   ETag: {
     description: 'The revision of the config this response describes, as a strong ETag: "7"',
-    schema: z.string().regex(new RegExp(ETAG_PATTERN)),
+    schema: z.string().check(z.regex(new RegExp(ETAG_PATTERN))),
   },
   'Retry-After': {
     description: 'Seconds to wait before the next request',
-    schema: z.string().regex(/^[0-9]+$/),
+    schema: z.string().check(z.regex(/^[0-9]+$/)),
   },
   'WWW-Authenticate': {
     description: 'Bearer realm="provisioning", error="invalid_token" (RFC 6750)',
@@ -109,7 +109,7 @@ function headerName(lowerCase: string): string {
 }
 
 /** Converts a wrapper of named schemas; throws on anything JSON Schema cannot say. */
-function convert(shape: Record<string, z.ZodType>, io: 'input' | 'output') {
+function convert(shape: Record<string, z.ZodMiniType>, io: 'input' | 'output') {
   const json = z.toJSONSchema(z.object(shape), { io, target: 'draft-2020-12' });
   return { properties: json.properties ?? {}, defs: json.$defs ?? {} };
 }
@@ -153,8 +153,8 @@ const key = {
 const entries = Object.entries(contract) as [EndpointName, Endpoint][];
 
 function generateSchemas() {
-  const inputs: Record<string, z.ZodType> = {};
-  const outputs: Record<string, z.ZodType> = {};
+  const inputs: Record<string, z.ZodMiniType> = {};
+  const outputs: Record<string, z.ZodMiniType> = {};
   for (const [name, endpoint] of entries) {
     if (endpoint.params) inputs[key.params(name)] = endpoint.params;
     if (endpoint.query) inputs[key.query(name)] = endpoint.query;

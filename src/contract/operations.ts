@@ -7,19 +7,23 @@
  * promote. Every other value is written as given and judged by validation, so these item
  * schemas keep unknown keys and accept any value in the other fields.
  */
-import { z } from 'zod';
+import { described, z } from './zod';
 import type { AbTest, AbTestStatus, App, Settings, Variant } from './config-document';
 
 /** RFC 6901: "" or "/"-separated tokens in which "~" is followed by 0 or 1. */
 export const JSON_POINTER_PATTERN = '^(/([^~/]|~[01])*)*$';
 
-export const jsonPointerSchema = z
-  .string()
-  .regex(new RegExp(JSON_POINTER_PATTERN), 'must be a JSON Pointer such as /apps/0/name')
-  .meta({ description: 'A JSON Pointer (RFC 6901) into the config document.' });
+export const jsonPointerSchema = described(
+  z
+    .string()
+    .check(
+      z.regex(new RegExp(JSON_POINTER_PATTERN), 'must be a JSON Pointer such as /apps/0/name'),
+    ),
+  'A JSON Pointer (RFC 6901) into the config document.',
+);
 
-const id = z.string().meta({ description: 'The id of the app or A/B test the item acts on.' });
-const anyValue = (description: string) => z.unknown().optional().meta({ description });
+const id = described(z.string(), 'The id of the app or A/B test the item acts on.');
+const anyValue = (description: string) => described(z.optional(z.unknown()), description);
 
 export const createAppItemSchema = z
   .looseObject({
@@ -29,7 +33,7 @@ export const createAppItemSchema = z
     enabled: anyValue('boolean; default true'),
     settings: anyValue('map of key -> string | number | boolean'),
   })
-  .meta({ id: 'CreateAppItem' });
+  .register(z.globalRegistry, { id: 'CreateAppItem' });
 
 export const updateAppItemSchema = z
   .looseObject({
@@ -39,22 +43,24 @@ export const updateAppItemSchema = z
     enabled: anyValue('new enabled flag'),
     settings: anyValue('keys to set; a null value removes that key'),
   })
-  .meta({ id: 'UpdateAppItem' });
+  .register(z.globalRegistry, { id: 'UpdateAppItem' });
 
-export const idItemSchema = z.looseObject({ id }).meta({ id: 'IdItem' });
+export const idItemSchema = z.looseObject({ id }).register(z.globalRegistry, { id: 'IdItem' });
 
 export const setItemSchema = z
   .looseObject({
     path: jsonPointerSchema,
-    value: z.unknown().meta({ description: 'Any JSON value; written as given.' }),
+    value: described(z.unknown(), 'Any JSON value; written as given.'),
   })
-  .meta({ id: 'SetItem' });
+  .register(z.globalRegistry, { id: 'SetItem' });
 
 export const unsetItemSchema = z
   .looseObject({
-    path: jsonPointerSchema.refine((path) => path !== '', 'cannot unset the whole document'),
+    path: jsonPointerSchema.check(
+      z.refine((path) => path !== '', 'cannot unset the whole document'),
+    ),
   })
-  .meta({ id: 'UnsetItem' });
+  .register(z.globalRegistry, { id: 'UnsetItem' });
 
 export const createAbTestItemSchema = z
   .looseObject({
@@ -63,7 +69,7 @@ export const createAbTestItemSchema = z
     description: anyValue('up to 500 characters'),
     variants: anyValue('2..10 variants {id, weight, settings?} whose weights sum to 100'),
   })
-  .meta({ id: 'CreateAbTestItem' });
+  .register(z.globalRegistry, { id: 'CreateAbTestItem' });
 
 export const updateAbTestItemSchema = z
   .looseObject({
@@ -71,16 +77,16 @@ export const updateAbTestItemSchema = z
     description: anyValue('new description (draft or running tests)'),
     variants: anyValue('new variants (draft tests only)'),
   })
-  .meta({ id: 'UpdateAbTestItem' });
+  .register(z.globalRegistry, { id: 'UpdateAbTestItem' });
 
 export const promoteAbTestItemSchema = z
   .looseObject({
     id,
-    variant: z.string().meta({ description: 'The winning variant, whose settings are copied.' }),
+    variant: described(z.string(), 'The winning variant, whose settings are copied.'),
   })
-  .meta({ id: 'PromoteAbTestItem' });
+  .register(z.globalRegistry, { id: 'PromoteAbTestItem' });
 
-const items = <T extends z.ZodType>(item: T) => z.array(item).min(1);
+const items = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1));
 
 /** Every action key and the schema of its items. */
 export const actionItemSchemas = {
@@ -136,37 +142,39 @@ export function isLifecycleAction(key: string): key is LifecycleAction {
  */
 export const operationSchema = z
   .strictObject({
-    create_app: items(createAppItemSchema).optional(),
-    update_app: items(updateAppItemSchema).optional(),
-    delete_app: items(idItemSchema).optional(),
-    set: items(setItemSchema).optional(),
-    unset: items(unsetItemSchema).optional(),
-    create_ab_test: items(createAbTestItemSchema).optional(),
-    update_ab_test: items(updateAbTestItemSchema).optional(),
-    start_ab_test: items(idItemSchema).optional(),
-    end_ab_test: items(idItemSchema).optional(),
-    promote_ab_test: items(promoteAbTestItemSchema).optional(),
-    delete_ab_test: items(idItemSchema).optional(),
+    create_app: z.optional(items(createAppItemSchema)),
+    update_app: z.optional(items(updateAppItemSchema)),
+    delete_app: z.optional(items(idItemSchema)),
+    set: z.optional(items(setItemSchema)),
+    unset: z.optional(items(unsetItemSchema)),
+    create_ab_test: z.optional(items(createAbTestItemSchema)),
+    update_ab_test: z.optional(items(updateAbTestItemSchema)),
+    start_ab_test: z.optional(items(idItemSchema)),
+    end_ab_test: z.optional(items(idItemSchema)),
+    promote_ab_test: z.optional(items(promoteAbTestItemSchema)),
+    delete_ab_test: z.optional(items(idItemSchema)),
   })
-  .meta({
+  .register(z.globalRegistry, {
     id: 'Operation',
     description:
       'One typed edit operation: exactly one action key, whose value is a non-empty array of items.',
     minProperties: 1,
     maxProperties: 1,
   })
-  .superRefine((operation, ctx) => {
-    const keys = Object.keys(operation);
-    if (keys.length !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          keys.length === 0
-            ? `an operation needs exactly one action key (one of ${ACTION_KEYS.join(', ')})`
-            : `an operation holds exactly one action key, got ${keys.join(' and ')}`,
-      });
-    }
-  });
+  .check(
+    z.superRefine((operation, ctx) => {
+      const keys = Object.keys(operation);
+      if (keys.length !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            keys.length === 0
+              ? `an operation needs exactly one action key (one of ${ACTION_KEYS.join(', ')})`
+              : `an operation holds exactly one action key, got ${keys.join(' and ')}`,
+        });
+      }
+    }),
+  );
 
 type ItemOf<K extends ActionKey> = z.infer<(typeof actionItemSchemas)[K]>;
 

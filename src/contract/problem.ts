@@ -2,7 +2,7 @@
  * Error bodies (api.md §4): RFC 9457 problem details, sent as `application/problem+json`
  * with every non-2xx response.
  */
-import { z } from 'zod';
+import { described, z } from './zod';
 import { validationReportSchema } from './validation';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -39,33 +39,34 @@ export function problemTypeUri(code: string): string {
 
 export const problemFieldErrorSchema = z
   .object({
-    path: z.string().meta({
-      description:
-        'JSON Pointer (RFC 6901) into the request body, e.g. /operations/2/create_app/0/platform',
-    }),
+    path: described(
+      z.string(),
+      'JSON Pointer (RFC 6901) into the request body, e.g. /operations/2/create_app/0/platform',
+    ),
     message: z.string(),
   })
-  .meta({ id: 'ProblemFieldError' });
+  .register(z.globalRegistry, { id: 'ProblemFieldError' });
 
 export const problemSchema = z
   .object({
-    type: z
-      .string()
-      .meta({ description: 'URI of the problem type, e.g. urn:provisioning:problem:not_found' }),
-    title: z.string().meta({ description: 'Short summary of the problem type' }),
-    status: z.number().int().min(400).max(599),
-    detail: z.string().meta({ description: 'What went wrong in this occurrence' }),
-    code: z.string().meta({
-      description: `Stable machine-readable code: ${Object.keys(PROBLEM_CODES).join(', ')}`,
-    }),
-    errors: z.array(problemFieldErrorSchema).optional().meta({
-      description: 'What in the request is wrong, one entry per problem',
-    }),
-    validation: validationReportSchema.optional().meta({
-      description: 'The validation report that made a publish or lifecycle step fail',
-    }),
+    type: described(z.string(), 'URI of the problem type, e.g. urn:provisioning:problem:not_found'),
+    title: described(z.string(), 'Short summary of the problem type'),
+    status: z.number().check(z.int(), z.minimum(400), z.maximum(599)),
+    detail: described(z.string(), 'What went wrong in this occurrence'),
+    code: described(
+      z.string(),
+      `Stable machine-readable code: ${Object.keys(PROBLEM_CODES).join(', ')}`,
+    ),
+    errors: described(
+      z.optional(z.array(problemFieldErrorSchema)),
+      'What in the request is wrong, one entry per problem',
+    ),
+    validation: described(
+      z.optional(validationReportSchema),
+      'The validation report that made a publish or lifecycle step fail',
+    ),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
+  .register(z.globalRegistry, { id: 'Problem', description: 'RFC 9457 problem details.' });
 
 export type ProblemFieldError = z.infer<typeof problemFieldErrorSchema>;
 export type Problem = z.infer<typeof problemSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /**
  * A point in time as ISO 8601 text. This server writes UTC (`2026-12-22T10:00:00.000Z`);

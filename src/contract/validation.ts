@@ -3,49 +3,43 @@
  * required; this server always sends every field, and clients accept reports without
  * `yaml`, `source`, or an issue's `severity` (a seed-only server may omit them).
  */
-import { z } from 'zod';
+import { described, wholeNumber, z } from './zod';
 
 export const SEVERITIES = ['error', 'warning'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export const validationIssueSchema = z
   .object({
-    code: z.string().meta({ description: 'Stable rule code, e.g. schema.enum' }),
+    code: described(z.string(), 'Stable rule code, e.g. schema.enum'),
     message: z.string(),
-    path: z.string().meta({ description: 'JSON Pointer into the document; "" for the whole' }),
-    line: z.number().int().min(1).meta({ description: '1-based line' }),
-    column: z.number().int().min(1).meta({ description: '1-based column, in UTF-16 code units' }),
-    length: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: 'UTF-16 code units from (line, column); may cross line ends' }),
-    severity: z.enum(SEVERITIES).optional().meta({
-      description: 'Beyond the seed; treat a missing severity as an error',
-    }),
+    path: described(z.string(), 'JSON Pointer into the document; "" for the whole'),
+    line: described(wholeNumber(1), '1-based line'),
+    column: described(wholeNumber(1), '1-based column, in UTF-16 code units'),
+    length: described(wholeNumber(0), 'UTF-16 code units from (line, column); may cross line ends'),
+    severity: described(
+      z.optional(z.enum(SEVERITIES)),
+      'Beyond the seed; treat a missing severity as an error',
+    ),
   })
-  .meta({ id: 'ValidationIssue' });
+  .register(z.globalRegistry, { id: 'ValidationIssue' });
 
 export const validationSourceSchema = z
   .object({
-    type: z.string().meta({ description: 'The config kind: draft or published' }),
-    name: z.string().meta({ description: "The config's label" }),
+    type: described(z.string(), 'The config kind: draft or published'),
+    name: described(z.string(), "The config's label"),
   })
-  .meta({ id: 'ValidationSource' });
+  .register(z.globalRegistry, { id: 'ValidationSource' });
 
 export const validationReportSchema = z
   .object({
     valid: z.boolean(),
-    error_count: z.number().int().min(0),
-    warning_count: z.number().int().min(0),
+    error_count: wholeNumber(0),
+    warning_count: wholeNumber(0),
     issues: z.array(validationIssueSchema),
-    yaml: z
-      .string()
-      .optional()
-      .meta({ description: 'The exact text validated, with \\n line ends' }),
-    source: validationSourceSchema.optional(),
+    yaml: described(z.optional(z.string()), 'The exact text validated, with \\n line ends'),
+    source: z.optional(validationSourceSchema),
   })
-  .meta({ id: 'ValidationReport' });
+  .register(z.globalRegistry, { id: 'ValidationReport' });
 
 export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 export type ValidationSource = z.infer<typeof validationSourceSchema>;

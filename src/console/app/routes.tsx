@@ -3,16 +3,15 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner';
 import { ConfigsPage } from '../features/configs/configs-page';
-import { SettingsPage } from '../features/settings/settings-page';
 import { Layout } from './routes/layout';
 import { NotFoundPage } from './routes/not-found';
 import { RequireConnection } from './routes/require-connection';
-import { RouteError } from './routes/route-error';
+import { RouteErrorBoundary } from './routes/route-error';
 
 /**
  * A page in a chunk of its own, loaded when its route is first visited: the first page
- * never loads the editor (nor Monaco with it), the history or the A/B test forms
- * (docs/benchmarks.md).
+ * never loads the editor (nor Monaco with it), the history, the A/B test forms or the
+ * settings with their forms (react-hook-form) (docs/benchmarks.md).
  */
 function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
   const Page = lazy(async () => ({ default: await load() }));
@@ -29,6 +28,10 @@ function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
   );
 }
 
+const settingsPage = lazyPage(
+  async () => (await import('../features/settings/settings-page')).SettingsPage,
+  'Loading the settings…',
+);
 const editorPage = lazyPage(
   async () => (await import('../features/configs/config-page')).ConfigPage,
   'Loading the editor…',
@@ -53,16 +56,18 @@ const abTestPage = lazyPage(
 
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
-    // The layout itself failing: a page of its own.
-    errorElement: <RouteError />,
+    // The layout itself failing: a page of its own. (A page failing: Layout shows the error
+    // in its place, and the navigation still works.)
+    element: (
+      <RouteErrorBoundary>
+        <Layout />
+      </RouteErrorBoundary>
+    ),
     children: [
       {
-        // A page failing: the error shows inside the layout, the navigation still works.
-        errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to="/configs" replace /> },
-          { path: 'settings', element: <SettingsPage /> },
+          { path: 'settings', element: settingsPage },
           {
             element: <RequireConnection />,
             children: [

@@ -6,7 +6,7 @@
  * A 401 on the stored connection signs out with the reason; the router then sends the
  * person to the settings. The key is only ever sent in the Authorization header.
  */
-import { z } from 'zod';
+import { z } from '../../contract/zod';
 import {
   buildPath,
   contract,
@@ -138,7 +138,7 @@ function urlOf(baseUrl: string, endpoint: Endpoint, params: object, query: objec
 }
 
 /** The schema of a success status; the endpoint's only success schema for an unlisted 2xx. */
-function successSchemaOf(endpoint: Endpoint, status: number): z.ZodType | null {
+function successSchemaOf(endpoint: Endpoint, status: number): z.ZodMiniType | null {
   const listed = endpoint.responses[status];
   if (listed !== undefined) return listed;
   for (const [code, schema] of Object.entries(endpoint.responses)) {

@@ -4,7 +4,7 @@
  * One store, read by React through useSyncExternalStore and by the API client directly.
  */
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
+import { z } from '../../contract/zod';
 import { API_BASE_PATH } from '../../contract/endpoints';
 
 export interface Connection {
@@ -37,8 +37,8 @@ export interface ConnectionStorages {
 export const CONNECTION_STORAGE_KEY = 'provisioning-console.connection';
 
 const storedConnectionSchema = z.object({
-  baseUrl: z.string().min(1),
-  apiKey: z.string().min(1),
+  baseUrl: z.string().check(z.minLength(1)),
+  apiKey: z.string().check(z.minLength(1)),
 });
 
 /** This origin's API: the default base URL of the settings form. */

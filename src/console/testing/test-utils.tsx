@@ -5,11 +5,16 @@
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import {
+  UNSAFE_createMemoryHistory as createMemoryHistory,
+  useRoutes,
+  type RouteObject,
+} from 'react-router';
 import { afterEach, vi } from 'vitest';
 import { problemOf, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../contract/problem';
 import { AppProvider } from '../app/provider';
 import { connectionStore } from '../lib/connection';
+import { GuardedRouter } from '../lib/navigation';
 import { clearNotices } from '../lib/notices';
 
 afterEach(() => {
@@ -87,18 +92,24 @@ export function connectForTest(remember = false): void {
   connectionStore.connect({ baseUrl: TEST_BASE_URL, apiKey: TEST_KEY }, remember);
 }
 
-/** Renders routes with the app's providers, starting at `path`. */
+function Routes({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+/** Renders routes with the app's providers and router, starting at `path`. */
 export function renderRoutes(
   routes: RouteObject[],
   { path = '/settings', queryClient = createTestQueryClient() } = {},
 ) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const history = createMemoryHistory({ initialEntries: [path], v5Compat: true });
   const result = render(
     <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <GuardedRouter history={history}>
+        <Routes routes={routes} />
+      </GuardedRouter>
     </AppProvider>,
   );
-  return { ...result, router, queryClient };
+  return { ...result, history, queryClient };
 }
 
 /** Renders one element (at every path) with the app's providers. */

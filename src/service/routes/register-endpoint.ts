@@ -5,7 +5,7 @@
  * each wrong field). Handlers receive typed, checked input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { z } from '../../contract/zod';
 import type { Permission } from '../../contract/auth-status';
 import { etagOf } from '../../contract/configs';
 import {
@@ -25,7 +25,7 @@ import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface EndpointInput<N extends EndpointName> {
   readonly request: FastifyRequest;
@@ -107,7 +107,7 @@ export function registerEndpoint<N extends EndpointName>(
   });
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, what: string): unknown {
+function parse(schema: z.ZodMiniType | undefined, value: unknown, what: string): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;

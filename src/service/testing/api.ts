@@ -7,7 +7,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
-import type { z } from 'zod';
+import type { z } from '../../contract/zod';
 import type { ConfigEditResult } from '../../contract/config-edit';
 import {
   API_BASE_PATH,
@@ -53,7 +53,7 @@ export function send(
   return service.call(key, request);
 }
 
-type Schemas = Readonly<Partial<Record<number, z.ZodType | null>>>;
+type Schemas = Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
 
 /** The 2xx status an endpoint answers with (200, or 201 / 204 where the contract says so). */
 export function successStatusOf(name: EndpointName): number {

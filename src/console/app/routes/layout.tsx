@@ -5,6 +5,7 @@ import { Notices } from '../../components/notices';
 import { WhoamiPanel } from '../../features/whoami/components/whoami-panel';
 import { useConnection } from '../../lib/connection';
 import { PRODUCT_NAME } from '../../lib/page-title';
+import { RouteErrorBoundary } from './route-error';
 
 const NAV = [
   { to: '/configs', label: 'Configs' },
@@ -51,7 +52,10 @@ export function Layout() {
       <div className="shell">
         <main id="main" ref={main} tabIndex={-1}>
           <Notices />
-          <Outlet />
+          {/* A page failing: the error shows here, the navigation still works. */}
+          <RouteErrorBoundary>
+            <Outlet />
+          </RouteErrorBoundary>
         </main>
         {connection && (
           <ErrorBoundary

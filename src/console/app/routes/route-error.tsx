@@ -1,20 +1,28 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { ErrorBoundary } from '../../components/error-boundary';
 import { describeError } from '../../lib/api-client';
 import { PRODUCT_NAME } from '../../lib/page-title';
 
+/**
+ * A page (or the layout) that fails to render shows RouteError in its place, until the
+ * address changes: going elsewhere renders the routes again.
+ */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary fallback={({ error, reset }) => <RouteError error={error} reset={reset} />}>
+      {children}
+    </ErrorBoundary>
+  );
+}
+
 /** A page (or the layout) failed to render: say so, keep a way out. */
-export function RouteError() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div className="page">
-        <h1>Page not found</h1>
-        <p>
-          There is no page at this address. Go to the <Link to="/configs">configs</Link>.
-        </p>
-      </div>
-    );
-  }
+export function RouteError({ error, reset }: { error: unknown; reset: () => void }) {
+  const { pathname } = useLocation();
+  const failedAt = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== failedAt.current) reset();
+  }, [pathname, reset]);
   return (
     <div className="page">
       <h1>Something went wrong</h1>

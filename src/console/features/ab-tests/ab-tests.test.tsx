@@ -303,7 +303,7 @@ describe('the create form', () => {
   });
 
   it('creates a test in a new draft and opens it there', async () => {
-    const { server, user, router } = open('/ab-tests/new', serverWithDraft());
+    const { server, user, history } = open('/ab-tests/new', serverWithDraft());
     await user.type(await screen.findByLabelText(/^Test id/), 'green-cta');
     await user.selectOptions(screen.getByLabelText(/^App/), 'checkout');
     await user.type(screen.getByLabelText(/^Description/), 'A green button');
@@ -335,12 +335,12 @@ describe('the create form', () => {
       },
       ifMatch: null,
     });
-    expect(router.state.location.pathname).toMatch(/^\/ab-tests\/cfg_draft_\d+\/green-cta$/);
+    expect(history.location.pathname).toMatch(/^\/ab-tests\/cfg_draft_\d+\/green-cta$/);
     expect(await screen.findByText('A green button')).toBeTruthy();
   });
 
   it('adds a test to a chosen draft, at the revision it showed', async () => {
-    const { server, user, router } = open('/ab-tests/new?config=cfg_d', serverWithDraft());
+    const { server, user, history } = open('/ab-tests/new?config=cfg_d', serverWithDraft());
     const target = (await screen.findByLabelText(/^Create in/)) as HTMLSelectElement;
     expect(target.value).toBe('cfg_d');
     expect(screen.queryByLabelText(/^Draft name/)).toBeNull();
@@ -360,6 +360,6 @@ describe('the create form', () => {
       body: { config_id: 'cfg_d', operations: [{ create_ab_test: [{ id: 'big-font' }] }] },
       ifMatch: '"1"',
     });
-    expect(router.state.location.pathname).toBe('/ab-tests/cfg_d/big-font');
+    expect(history.location.pathname).toBe('/ab-tests/cfg_d/big-font');
   });
 });

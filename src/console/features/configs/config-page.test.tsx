@@ -69,12 +69,12 @@ const WITH_DESKTOP = `${LIVE_YAML}  - id: desktop
 
 describe('the editor page: saving', () => {
   it('saves an edit of the live config as a new draft and moves to its URL', async () => {
-    const { server, router } = open('/configs/live');
+    const { server, history } = open('/configs/live');
     expect(await screen.findByRole('heading', { level: 1, name: 'Initial config' })).toBeTruthy();
     typeText(await editor(), WITH_DESKTOP);
     await save('Add the desktop app');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/configs/cfg_draft_1'));
+    await waitFor(() => expect(history.location.pathname).toBe('/configs/cfg_draft_1'));
     expect(await screen.findByText('Saved as a new draft from Initial config.')).toBeTruthy();
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Add the desktop app' }),
@@ -238,13 +238,13 @@ describe('the editor page: a newer version (412)', () => {
 
 describe('the editor page: around it', () => {
   it('asks before leaving with unsaved edits', async () => {
-    const { router } = open('/configs/live');
+    const { history } = open('/configs/live');
     typeText(await editor(), LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
     const nav = screen.getByRole('navigation', { name: 'Main' });
     await userEvent.click(within(nav).getByRole('link', { name: 'Settings' }));
     const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
-    expect(router.state.location.pathname).toBe('/configs/live');
+    expect(history.location.pathname).toBe('/configs/live');
 
     await userEvent.click(within(nav).getByRole('link', { name: 'Settings' }));
     await userEvent.click(
@@ -253,7 +253,7 @@ describe('the editor page: around it', () => {
         { name: 'Leave' },
       ),
     );
-    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    await waitFor(() => expect(history.location.pathname).toBe('/settings'));
   });
 
   it('publishes a valid draft and moves to the published version', async () => {
@@ -263,14 +263,14 @@ describe('the editor page: around it', () => {
       label: 'Good draft',
       yaml: LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'),
     });
-    const { router } = open('/configs/cfg_d', server);
+    const { history } = open('/configs/cfg_d', server);
     await editor();
     await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
     const dialog = await screen.findByRole('dialog', { name: 'Publish Good draft?' });
     expect(await within(dialog).findByRole('group', { name: 'Changes to publish' })).toBeTruthy();
     await userEvent.type(within(dialog).getByLabelText(/^Version label/), 'v2');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/configs/cfg_pub_1'));
+    await waitFor(() => expect(history.location.pathname).toBe('/configs/cfg_pub_1'));
     expect(await screen.findByText('Published. This version is now live.')).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 1, name: 'v2' })).toBeTruthy();
   });

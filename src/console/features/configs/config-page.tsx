@@ -11,7 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { z } from 'zod';
+import { z } from '../../../contract/zod';
 import type { EditorOperationsResult } from '../../../configs';
 import { configJsonSchema } from '../../../configs/config-schema';
 import { MAX_SUMMARY_LENGTH, type ConfigEditRequest } from '../../../contract/config-edit';
@@ -96,9 +96,11 @@ function sessionOf(config: ConfigRecord): Session {
 const summarySchema = z.object({
   summary: z
     .string()
-    .trim()
-    .min(1, 'Enter a summary: say what the edit does.')
-    .max(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a summary: say what the edit does.'),
+      z.maxLength(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+    ),
 });
 type SummaryInput = z.input<typeof summarySchema>;
 type SummaryValues = z.output<typeof summarySchema>;

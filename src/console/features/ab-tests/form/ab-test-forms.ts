@@ -3,7 +3,7 @@
  * and variants while the test is a draft), promote (the winner). Every lifecycle form also
  * takes an optional version label, the `summary` of the published version it produces.
  */
-import { z } from 'zod';
+import { z } from '../../../../contract/zod';
 import type { ConfigContents } from '../../../../configs';
 import { AB_TEST_DESCRIPTION_MAX_LENGTH, ID_PATTERN } from '../../../../contract/config-document';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
@@ -14,12 +14,19 @@ export const NEW_DRAFT = 'new-draft';
 
 const summarySchema = z
   .string()
-  .trim()
-  .max(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`);
+  .check(
+    z.trim(),
+    z.maxLength(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+  );
 
 const descriptionSchema = z
   .string()
-  .max(AB_TEST_DESCRIPTION_MAX_LENGTH, `Use at most ${AB_TEST_DESCRIPTION_MAX_LENGTH} characters.`);
+  .check(
+    z.maxLength(
+      AB_TEST_DESCRIPTION_MAX_LENGTH,
+      `Use at most ${AB_TEST_DESCRIPTION_MAX_LENGTH} characters.`,
+    ),
+  );
 
 export interface CreateAbTestValues {
   /** NEW_DRAFT, or the id of the draft to add the test to. */
@@ -39,31 +46,33 @@ export interface CreateAbTestValues {
 export function createAbTestSchema(contentsOf: (target: string) => ConfigContents | null) {
   return z
     .object({
-      target: z.string().min(1, 'Choose where the test goes.'),
-      id: z.string().trim().regex(new RegExp(ID_PATTERN), ID_HINT),
-      app: z.string().min(1, 'Choose the app the test runs in.'),
+      target: z.string().check(z.minLength(1, 'Choose where the test goes.')),
+      id: z.string().check(z.trim(), z.regex(new RegExp(ID_PATTERN), ID_HINT)),
+      app: z.string().check(z.minLength(1, 'Choose the app the test runs in.')),
       description: descriptionSchema,
       variants: variantRowsSchema,
       summary: summarySchema,
     })
-    .superRefine((values, ctx) => {
-      const contents = contentsOf(values.target);
-      if (!contents) return;
-      if (contents.abTests.some((test) => test.id === values.id.trim())) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['id'],
-          message: 'That config already has a test with this id.',
-        });
-      }
-      if (values.app && !contents.apps.some((app) => app.id === values.app)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['app'],
-          message: 'That config has no app with this id.',
-        });
-      }
-    });
+    .check(
+      z.superRefine((values, ctx) => {
+        const contents = contentsOf(values.target);
+        if (!contents) return;
+        if (contents.abTests.some((test) => test.id === values.id.trim())) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['id'],
+            message: 'That config already has a test with this id.',
+          });
+        }
+        if (values.app && !contents.apps.some((app) => app.id === values.app)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['app'],
+            message: 'That config has no app with this id.',
+          });
+        }
+      }),
+    );
 }
 
 export interface UpdateAbTestValues {
@@ -89,7 +98,9 @@ export interface PromoteAbTestValues {
 
 export const promoteAbTestSchema = z.object({
   // No radio chosen reads as null.
-  winner: z.string({ error: 'Choose the winning variant.' }).min(1, 'Choose the winning variant.'),
+  winner: z
+    .string({ error: 'Choose the winning variant.' })
+    .check(z.minLength(1, 'Choose the winning variant.')),
   summary: summarySchema,
 });
 

@@ -3,7 +3,7 @@
  * rules mirror the config's (config.md §1–2), so that a person sees a mistake beside its
  * field before anything is posted; the server still judges what arrives.
  */
-import { z } from 'zod';
+import { z } from '../../../../contract/zod';
 import type { VariantContents } from '../../../../configs';
 import {
   ID_PATTERN,
@@ -56,55 +56,60 @@ export function settingValueOf(row: SettingRow): SettingValue {
 
 const settingRowSchema = z
   .object({
-    key: z.string().trim().regex(settingKeyPattern, 'Use a-z, 0-9 and _, starting with a letter.'),
+    key: z
+      .string()
+      .check(z.trim(), z.regex(settingKeyPattern, 'Use a-z, 0-9 and _, starting with a letter.')),
     type: z.enum(SETTING_TYPES),
     value: z.string(),
   })
-  .superRefine((row, ctx) => {
-    const text = row.value.trim();
-    if (row.type === 'number' && (text === '' || !Number.isFinite(Number(text)))) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Enter a number.' });
-    }
-    if (row.type === 'boolean' && text !== 'true' && text !== 'false') {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Enter true or false.' });
-    }
-  });
+  .check(
+    z.superRefine((row, ctx) => {
+      const text = row.value.trim();
+      if (row.type === 'number' && (text === '' || !Number.isFinite(Number(text)))) {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: 'Enter a number.' });
+      }
+      if (row.type === 'boolean' && text !== 'true' && text !== 'false') {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: 'Enter true or false.' });
+      }
+    }),
+  );
 
 const variantRowSchema = z
   .object({
-    id: z.string().trim().regex(idPattern, ID_HINT),
+    id: z.string().check(z.trim(), z.regex(idPattern, ID_HINT)),
     weight: z.string(),
     settings: z.array(settingRowSchema),
   })
-  .superRefine((row, ctx) => {
-    const weight = weightOf(row);
-    if (weight === null || weight > WEIGHTS_TOTAL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['weight'],
-        message: `Enter a whole number from 0 to ${WEIGHTS_TOTAL}.`,
-      });
-    }
-    const seen = new Set<string>();
-    row.settings.forEach((setting, index) => {
-      const key = setting.key.trim();
-      if (seen.has(key)) {
+  .check(
+    z.superRefine((row, ctx) => {
+      const weight = weightOf(row);
+      if (weight === null || weight > WEIGHTS_TOTAL) {
         ctx.addIssue({
           code: 'custom',
-          path: ['settings', index, 'key'],
-          message: 'This variant already sets this key.',
+          path: ['weight'],
+          message: `Enter a whole number from 0 to ${WEIGHTS_TOTAL}.`,
         });
       }
-      seen.add(key);
-    });
-  });
+      const seen = new Set<string>();
+      row.settings.forEach((setting, index) => {
+        const key = setting.key.trim();
+        if (seen.has(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['settings', index, 'key'],
+            message: 'This variant already sets this key.',
+          });
+        }
+        seen.add(key);
+      });
+    }),
+  );
 
 /** 2–10 variants with distinct ids whose weights add up to 100. */
-export const variantRowsSchema = z
-  .array(variantRowSchema)
-  .min(MIN_VARIANTS, `A test needs at least ${MIN_VARIANTS} variants.`)
-  .max(MAX_VARIANTS, `A test has at most ${MAX_VARIANTS} variants.`)
-  .superRefine((rows, ctx) => {
+export const variantRowsSchema = z.array(variantRowSchema).check(
+  z.minLength(MIN_VARIANTS, `A test needs at least ${MIN_VARIANTS} variants.`),
+  z.maxLength(MAX_VARIANTS, `A test has at most ${MAX_VARIANTS} variants.`),
+  z.superRefine((rows, ctx) => {
     const seen = new Set<string>();
     rows.forEach((row, index) => {
       const id = row.id.trim();
@@ -125,7 +130,8 @@ export const variantRowsSchema = z
         message: `The weights add up to ${total}; they must add up to ${WEIGHTS_TOTAL}.`,
       });
     }
-  });
+  }),
+);
 
 /** The contract's variants from valid rows. */
 export function variantsOfRows(rows: readonly VariantRow[]): Variant[] {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { useNavigationGuard } from '../../../lib/navigation';
 
 /**
  * Unsaved edits: leaving the page inside the console asks first ("Leave without saving?"),
@@ -16,7 +16,7 @@ export function LeaveGuard({
   bypass: { readonly current: boolean };
 }) {
   const stay = useRef<HTMLButtonElement>(null);
-  const blocker = useBlocker(
+  const blocker = useNavigationGuard(
     ({ currentLocation, nextLocation }) =>
       when && !bypass.current && currentLocation.pathname !== nextLocation.pathname,
   );
@@ -36,16 +36,16 @@ export function LeaveGuard({
   return (
     <Dialog
       open={blocked}
-      onClose={() => blocker.reset?.()}
+      onClose={() => blocker.reset()}
       title="Leave without saving?"
       initialFocus={stay}
     >
       <p>Your edits to this config are not saved. If you leave, they are lost.</p>
       <div className="dialog-actions">
-        <Button variant="danger" onClick={() => blocker.proceed?.()}>
+        <Button variant="danger" onClick={() => blocker.proceed()}>
           Leave
         </Button>
-        <Button ref={stay} onClick={() => blocker.reset?.()}>
+        <Button ref={stay} onClick={() => blocker.reset()}>
           Stay
         </Button>
       </div>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Suspense, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '../../../../contract/zod';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { Dialog } from '../../../components/dialog';
@@ -14,7 +14,12 @@ import { useDarkScheme } from '../../editor/use-dark-scheme';
 import { usePublishConfig } from '../api/publish-config';
 
 const publishFormSchema = z.object({
-  label: z.string().trim().max(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+  label: z
+    .string()
+    .check(
+      z.trim(),
+      z.maxLength(MAX_SUMMARY_LENGTH, `Use at most ${MAX_SUMMARY_LENGTH} characters.`),
+    ),
 });
 type PublishFormInput = z.input<typeof publishFormSchema>;
 type PublishFormValues = z.output<typeof publishFormSchema>;

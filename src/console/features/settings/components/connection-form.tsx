@@ -5,7 +5,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
 import { CheckboxField, TextField } from '../../../components/form-fields';
 import { describeConnectFailure, useConnect } from '../../../lib/auth';
@@ -21,14 +21,18 @@ function isHttpUrl(text: string): boolean {
 }
 
 const connectionFormSchema = z.object({
-  baseUrl: z
-    .string()
-    .trim()
-    .min(1, 'Enter the API base URL.')
-    .refine(isHttpUrl, 'Enter a URL that starts with http:// or https://.')
-    .transform(normalizeBaseUrl),
+  baseUrl: z.pipe(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'Enter the API base URL.'),
+        z.refine(isHttpUrl, 'Enter a URL that starts with http:// or https://.'),
+      ),
+    z.transform(normalizeBaseUrl),
+  ),
   // Whether a key is well formed is the server's to say: it answers in words we show.
-  apiKey: z.string().trim().min(1, 'Enter an API key.'),
+  apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key.')),
   remember: z.boolean(),
 });
 

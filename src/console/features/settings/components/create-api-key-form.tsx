@@ -6,7 +6,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '../../../../contract/zod';
 import {
   API_KEY_MAX_EXPIRES_IN_DAYS,
   API_KEY_NAME_MAX_LENGTH,
@@ -26,19 +26,21 @@ const DAYS_MESSAGE = `Enter a whole number of days from 1 to ${API_KEY_MAX_EXPIR
 const createApiKeyFormSchema = z.object({
   name: z
     .string()
-    .trim()
-    .min(1, 'Enter a name for the key.')
-    .max(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a name for the key.'),
+      z.maxLength(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
+    ),
   grant: z.record(z.string(), z.boolean()),
-  expiresInDays: z
-    .string()
-    .trim()
-    .refine(
+  expiresInDays: z.string().check(
+    z.trim(),
+    z.refine(
       (text) =>
         text === '' ||
         (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= API_KEY_MAX_EXPIRES_IN_DAYS),
       DAYS_MESSAGE,
     ),
+  ),
 });
 
 type CreateApiKeyFormInput = z.input<typeof createApiKeyFormSchema>;
