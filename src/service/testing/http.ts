@@ -3,7 +3,7 @@
  * request is built from the contract's table, a 2xx body is parsed with the contract's schema
  * for that endpoint and status, anything else must be a problem+json. Test-only.
  */
-import type { z } from 'zod';
+import type { z } from '../../contract/zod';
 import {
   contract,
   type Contract,
@@ -48,7 +48,7 @@ export function successOf<N extends EndpointName>(
   name: N,
   answer: Answer,
 ): ResponseBodyOf<Contract[N]> {
-  const schema = (contract[name].responses as Readonly<Record<number, z.ZodType | null>>)[
+  const schema = (contract[name].responses as Readonly<Record<number, z.ZodMiniType | null>>)[
     answer.status
   ];
   if (answer.status >= 300 || schema === undefined)
