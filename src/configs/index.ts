@@ -17,6 +17,7 @@ export {
   editorTextToOperations,
   type EditorOperationsResult,
 } from './editor-operations';
+export { editBaseOf, parseEdited, parseIncrementally, type EditBase } from './incremental-parse';
 export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
 export {
   applyOperations,

@@ -10,6 +10,7 @@ import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
+import { editBaseOf, parseEdited } from '../../configs/incremental-parse';
 import { applyOperations } from '../../configs/operations/apply-operations';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig, stringifyConfig, type ParsedConfig } from '../../configs/parse';
@@ -91,6 +92,7 @@ export class ConfigService {
 
       // The cached document is edited in place; a refusal below leaves it out of the cache.
       const parsed = this.cache.take(target.id, target.revision) ?? parseConfig(target.yaml);
+      const base = editBaseOf(parsed);
       const applied = applyOperations(parsed.document, request.operations, { now });
       if (!applied.ok) throw refusalProblem(applied.refusal);
       const yaml = stringifyConfig(parsed.document);
@@ -100,7 +102,9 @@ export class ConfigService {
           `The resulting config would be over ${MAX_CONFIG_YAML_BYTES} bytes`,
         );
       }
-      const next = parseConfig(yaml);
+      // Positions for the report: only the changed items are parsed again when that gives
+      // what a whole parse would (src/configs/incremental-parse.ts).
+      const next = parseEdited(base, parsed.document, yaml);
 
       if (lifecycle) {
         const label = request.summary?.trim() || defaultLifecycleLabel(request.operations);
