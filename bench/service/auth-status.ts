@@ -2,8 +2,15 @@
  * `GET /auth/status` throughput: the real service (key lookup, security headers, request
  * log, contract-checked route) against a bare Fastify route answering the same JSON, each
  * in a process of its own and loaded by autocannon from a third, with the same connections
- * and duration. Rounds alternate between the two so that a neighbour's load hits both.
+ * and duration. Rounds alternate between the two, and which of the two goes first alternates
+ * too, so that a neighbour's load hits both alike.
+ *
+ * Both run the same way: an esbuild bundle started by plain `node` (the service's is built by
+ * run.ts, as `npm start` builds it; bin/provisioning.js runs it). Through tsx's loader, a
+ * process answered measurably fewer requests (docs/benchmarks.md): the service run through
+ * tsx against a bare app through tsx measured neither as it is deployed.
  */
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
 import { runLoad, type LoadResult } from '../lib/load';
@@ -12,6 +19,8 @@ import { startListening, startService, type RunningProcess } from '../lib/servic
 import { EMPTY_CONFIG_YAML } from '../../src/service/domain/accounts';
 
 const BARE_SERVER = fileURLToPath(new URL('../lib/bare-server.ts', import.meta.url));
+/** Beside the service's bundle (build/service/cli.mjs), so that `fastify` resolves alike. */
+const BARE_BUNDLE = fileURLToPath(new URL('../../build/bench/bare-server.mjs', import.meta.url));
 const CONNECTIONS = 10;
 const DURATION_SECONDS = 4;
 const ROUNDS = 5;
@@ -34,12 +43,19 @@ export async function benchAuthStatus(): Promise<Figure[]> {
   try {
     const answer = await fetch(`${service.url}${PATH}`, { headers });
     if (!answer.ok) throw new Error(`GET /auth/status answered ${answer.status}`);
-    bare = await startListening(
-      ['--import', 'tsx', BARE_SERVER, JSON.stringify(await answer.json())],
-      {
-        portPattern: /Bare Fastify: http:\/\/[^:]+:(\d+)/,
-      },
-    );
+    await build({
+      entryPoints: [BARE_SERVER],
+      outfile: BARE_BUNDLE,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    bare = await startListening([BARE_BUNDLE, JSON.stringify(await answer.json())], {
+      portPattern: /Bare Fastify: http:\/\/[^:]+:(\d+)/,
+    });
     const load = (url: string, seconds: number) =>
       runLoad({
         url: `${url}${PATH}`,
@@ -52,9 +68,16 @@ export async function benchAuthStatus(): Promise<Figure[]> {
     await load(bare.url, 1);
     const real: number[] = [];
     const baseline: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      baseline.push(checked(await load(bare.url, DURATION_SECONDS), 'bare Fastify'));
+    const bareUrl = bare.url;
+    const measureBare = async () =>
+      baseline.push(checked(await load(bareUrl, DURATION_SECONDS), 'bare Fastify'));
+    const measureService = async () =>
       real.push(checked(await load(service.url, DURATION_SECONDS), 'GET /auth/status'));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const measure of round % 2 === 0
+        ? [measureBare, measureService]
+        : [measureService, measureBare])
+        await measure();
     }
     const rps = median(real);
     const bareRps = median(baseline);

@@ -159,6 +159,39 @@ describe('the logs', () => {
     expect(text).not.toContain('sk_shh');
     expect(text).toContain('[redacted]');
   });
+
+  it("names the request in its line, as in the request's other lines", async () => {
+    // The request line is written by a logger of its own (plugins/request-log.ts): it must
+    // still carry the request's id, so that an operator can join it with what the request
+    // logged on the way.
+    const log = logCollector();
+    service = await startTestService({
+      logger: { ...serviceLoggerOptions('info'), stream: log.stream },
+    });
+    service.app.get('/api/v1/test-log', async (request) => {
+      request.log.info('on the way');
+      return { ok: true };
+    });
+    for (let i = 0; i < 2; i++) {
+      const response = await service.call(service.adminKey, {
+        method: 'GET',
+        url: '/api/v1/test-log',
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const entries = log.entries();
+    expect(entries.map((entry) => entry.msg)).toEqual([
+      'on the way',
+      'request',
+      'on the way',
+      'request',
+    ]);
+    const ids = entries.map((entry) => entry.reqId);
+    expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[3]).toBe(ids[2]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
 });
 
 /** Asserts the security headers of quality.md on one response. */

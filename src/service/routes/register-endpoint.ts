@@ -5,7 +5,7 @@
  * each wrong field). Handlers receive typed, checked input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from '../../contract/zod';
+import { z } from '../../contract/zod';
 import type { Permission } from '../../contract/auth-status';
 import { etagOf } from '../../contract/configs';
 import {
@@ -13,6 +13,7 @@ import {
   contract,
   toFastifyPath,
   type Contract,
+  type Endpoint,
   type EndpointName,
   type ResponseBodyOf,
   type SuccessStatusOf,
@@ -67,9 +68,13 @@ export function registerEndpoint<N extends EndpointName>(
     Object.keys(endpoint.responses).find((status) => Number(status) < 300) ?? 200,
   );
 
+  const successSchema = (endpoint.responses as Endpoint['responses'])[successStatus];
+  const serialized = successSchema ? compiledResponseSchema(successSchema) : undefined;
+
   app.route({
     method: endpoint.method,
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
+    ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts against a limit, and a request without a valid key learns nothing about its body.
     preParsing: async (request, _reply, payload) => {
@@ -105,6 +110,20 @@ export function registerEndpoint<N extends EndpointName>(
       return reply.code(status).send(output.body);
     },
   });
+}
+
+/**
+ * The JSON Schema, generated from the contract's zod schema, from which Fastify compiles the
+ * success response's serializer (fast-json-stringify): it writes exactly the contract's
+ * fields, refuses a response that lacks a required one, and costs less than JSON.stringify
+ * on a hot route such as GET /auth/status (docs/benchmarks.md). Not for a schema with a
+ * union (anyOf, oneOf...): fast-json-stringify picks the branch by validating each value,
+ * which costs more than it saves; those responses stay JSON.stringify of the handler's
+ * value, parsed against the contract by the API tests.
+ */
+export function compiledResponseSchema(schema: z.ZodMiniType): object | undefined {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
+  return /"(anyOf|oneOf|allOf|not|if)":/.test(JSON.stringify(json)) ? undefined : json;
 }
 
 function parse(schema: z.ZodMiniType | undefined, value: unknown, what: string): unknown {

@@ -47,6 +47,23 @@ describe('the principal cache', () => {
     expect((await service.store.findPrincipalByKeyHash(hash))?.key.last_used_at).toBe(at);
   });
 
+  it('sees a revocation made through its own connection on the next lookup', async () => {
+    // Own writes do not move PRAGMA data_version: the store counts them itself.
+    service = await startTestService();
+    const hash = hashSecret(service.adminKey);
+    const first = await service.store.findPrincipalByKeyHash(hash);
+    const at = new Date().toISOString();
+    await service.store.revokeApiKey(service.account.account_id, first?.key.id ?? '', at, {
+      account_id: service.account.account_id,
+      at,
+      action: 'api_key.revoke',
+      actor: null,
+      target_id: first?.key.id ?? '',
+      detail: {},
+    });
+    expect((await service.store.findPrincipalByKeyHash(hash))?.key.revoked_at).toBe(at);
+  });
+
   it('does not keep unknown keys', async () => {
     service = await startTestService();
     expect(await service.store.findPrincipalByKeyHash(hashSecret('sk_unknown'))).toBeUndefined();

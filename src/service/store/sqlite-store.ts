@@ -36,9 +36,17 @@ const MAX_CACHED_PRINCIPALS = 1_000;
 
 export class SqliteStore implements Store {
   private readonly statements;
-  /** Principals by key hash, valid while `principalsVersion` is the database's version. */
+  /**
+   * Principals by key hash, valid while the database is as it was when they were read: the
+   * same `PRAGMA data_version` (no commit by another connection, e.g. the command line's
+   * `keys revoke`) and the same count of this store's own writes (which data_version does
+   * not count).
+   */
   private readonly principals = new Map<string, Principal>();
-  private principalsVersion = '';
+  private principalsDataVersion = -1;
+  private principalsOwnWrites = -1;
+  /** Transactions run through this connection; every write goes through `write`. */
+  private ownWrites = 0;
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -99,11 +107,9 @@ export class SqliteStore implements Store {
       historyOf: db.prepare(
         'SELECT * FROM history WHERE account_id = ? AND config_id = ? ORDER BY seq DESC',
       ),
-      // Changes by any connection: data_version moves on another connection's commit (the
-      // command line's), total_changes() on this connection's own writes. (Two statements:
-      // one SELECT holding both costs more than the two.)
+      // Moves on another connection's commit (the command line's); this connection's own
+      // writes are counted in `ownWrites` instead of a second query (total_changes()).
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      ownChanges: db.prepare('SELECT total_changes()').pluck(),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -111,7 +117,11 @@ export class SqliteStore implements Store {
   }
 
   private write<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    try {
+      return this.db.transaction(work).immediate();
+    } finally {
+      this.ownWrites += 1;
+    }
   }
 
   private audit(entry: AuditRecord): void {
@@ -192,10 +202,11 @@ export class SqliteStore implements Store {
    * fails on the very next request, and an unchanged database costs one cheap query.
    */
   async findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined> {
-    const version = `${this.statements.dataVersion.get() as number}:${this.statements.ownChanges.get() as number}`;
-    if (version !== this.principalsVersion) {
+    const dataVersion = this.statements.dataVersion.get() as number;
+    if (dataVersion !== this.principalsDataVersion || this.ownWrites !== this.principalsOwnWrites) {
       this.principals.clear();
-      this.principalsVersion = version;
+      this.principalsDataVersion = dataVersion;
+      this.principalsOwnWrites = this.ownWrites;
     }
     const cached = this.principals.get(keyHash);
     if (cached) return cached;
@@ -214,7 +225,7 @@ export class SqliteStore implements Store {
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
-    this.statements.touchKey.run(at, id);
+    this.write(() => this.statements.touchKey.run(at, id));
   }
 
   async listConfigs(accountId: string, kind?: ConfigKind) {
