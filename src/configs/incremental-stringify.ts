@@ -25,6 +25,8 @@
  *   neighbours; the text from the first neighbour's dash line to the second's is cut out
  *   of that and put in place of the same lines of the old text.
  * - Anchors, aliases, non-node values, directives and document markers: whole stringify.
+ *   Without them, what the stringifier shares between items (its context's anchor set,
+ *   `indentAtStart`) is read only to fold lines by column, which `lineWidth: 0` turns off.
  * A property test holds the result equal to `stringifyConfig` over random configs,
  * comments and operation sequences (src/configs/incremental-stringify.test.ts).
  */
