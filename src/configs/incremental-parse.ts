@@ -32,6 +32,7 @@ import {
   type Node,
   type YAMLSeq,
 } from 'yaml';
+import { writeBaseOf, type WriteBase } from './incremental-stringify';
 import { parseConfig, YAML_PARSE_OPTIONS, type ParsedConfig } from './parse';
 
 const NEWLINE = 0x0a;
@@ -44,6 +45,8 @@ export interface EditBase {
   readonly text: string;
   /** The items of each top-level block list, as they were. */
   readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
+  /** What writing the edited document back to text needs (src/configs/incremental-stringify.ts). */
+  readonly write?: WriteBase;
 }
 
 /**
@@ -58,7 +61,7 @@ export function editBaseOf(parsed: ParsedConfig): EditBase | undefined {
   for (const pair of root.items) {
     if (isSeq(pair.value) && !pair.value.flow) lists.set(pair.value, [...pair.value.items]);
   }
-  return { text: parsed.text, lists };
+  return { text: parsed.text, lists, write: writeBaseOf(parsed) };
 }
 
 /**

@@ -11,9 +11,10 @@ import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../c
 import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 import { editBaseOf, parseEdited } from '../../configs/incremental-parse';
+import { writeEdited } from '../../configs/incremental-stringify';
 import { applyOperations } from '../../configs/operations/apply-operations';
 import type { OperationRefusal } from '../../configs/operations/refusal';
-import { parseConfig, stringifyConfig, type ParsedConfig } from '../../configs/parse';
+import { parseConfig, type ParsedConfig } from '../../configs/parse';
 import { validateParsedConfig } from '../../configs/validation/validate';
 import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
@@ -95,7 +96,7 @@ export class ConfigService {
       const base = editBaseOf(parsed);
       const applied = applyOperations(parsed.document, request.operations, { now });
       if (!applied.ok) throw refusalProblem(applied.refusal);
-      const yaml = stringifyConfig(parsed.document);
+      const yaml = writeEdited(base, parsed.document);
       if (Buffer.byteLength(yaml) > MAX_CONFIG_YAML_BYTES) {
         throw HttpProblem.of(
           'config_too_large',

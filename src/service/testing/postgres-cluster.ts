@@ -2,8 +2,9 @@
  * A throwaway PostgreSQL cluster for the tests: Debian's `postgresql` binaries, a data
  * directory in the system's temp directory, loopback only, trust authentication for the one
  * role it creates. PostgreSQL refuses to run as root, so as root (CI) the server runs as the
- * `postgres` user that Debian's package creates. Durability is off (fsync): the tests check
- * concurrency and behaviour, and the cluster is deleted afterwards. Test-only.
+ * `postgres` user that Debian's package creates. fsync is off (the tests check concurrency
+ * and behaviour, and the cluster is deleted afterwards), but a commit still waits for its
+ * log record to be written: the secrets test reads the files right after. Test-only.
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -85,7 +86,6 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     `-k ${dir}`,
     "-c listen_addresses='127.0.0.1'",
     '-c fsync=off',
-    '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
