@@ -33,7 +33,9 @@ describe('the compiled success serializer', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.body).toBe(JSON.stringify(authStatusOf(principal)));
-      expect(z.strictObject(authStatusSchema.shape).parse(response.json())).toEqual(authStatusOf(principal));
+      expect(z.strictObject(authStatusSchema.shape).parse(response.json())).toEqual(
+        authStatusOf(principal),
+      );
     }
   });
 
