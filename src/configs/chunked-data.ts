@@ -14,8 +14,9 @@
  * The data it returns is shared between calls (an unchanged item is the same object): it is
  * frozen, and callers must copy before changing it.
  */
-import { isAlias, isNode, parseDocument, visit, type Document } from 'yaml';
+import { parseDocument } from 'yaml';
 import { normalizeLineEnds, YAML_PARSE_OPTIONS } from './parse';
+import { hasAnchorsOrAliases } from './yaml-tree';
 
 /**
  * A top-level key written as a plain scalar (no indicator first, no `:` or `#` inside), and
@@ -158,18 +159,6 @@ function split(text: string): Split | undefined {
     sections.push({ key, items });
   }
   return { skeleton: skeleton.join(''), sections };
-}
-
-function hasAnchorsOrAliases(document: Document): boolean {
-  let found = false;
-  visit(document, (_key, node) => {
-    if (isAlias(node) || (isNode(node) && node.anchor)) {
-      found = true;
-      return visit.BREAK;
-    }
-    return undefined;
-  });
-  return found;
 }
 
 const NOT_SIMPLE = Symbol('not simple');

@@ -18,7 +18,6 @@
  * random configs, comments and operation sequences.
  */
 import {
-  isAlias,
   isCollection,
   isDocument,
   isNode,
@@ -27,13 +26,13 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
-  visit,
   type Document,
   type Node,
   type YAMLSeq,
 } from 'yaml';
 import { writeBaseOf, type WriteBase } from './incremental-stringify';
 import { parseConfig, YAML_PARSE_OPTIONS, type ParsedConfig } from './parse';
+import { hasAnchorsOrAliases } from './yaml-tree';
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
@@ -268,18 +267,6 @@ function lineEndAfter(text: string, offset: number): number {
   if (offset > 0 && text.charCodeAt(offset - 1) === NEWLINE) return offset;
   const newline = text.indexOf('\n', offset);
   return newline === -1 ? text.length : newline + 1;
-}
-
-function hasAnchorsOrAliases(document: Document): boolean {
-  let found = false;
-  visit(document, (_key, node) => {
-    if (isAlias(node) || (isNode(node) && node.anchor)) {
-      found = true;
-      return visit.BREAK;
-    }
-    return undefined;
-  });
-  return found;
 }
 
 /** Adds `by` to every range in a freshly parsed subtree. */

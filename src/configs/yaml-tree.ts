@@ -1,7 +1,17 @@
 /**
  * Small, typed helpers over the `yaml` syntax tree, shared by validation and operations.
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  visit,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
 
 export type TreeNode = Node | null;
 
@@ -57,4 +67,20 @@ export function valueRange(node: unknown): [number, number] | undefined {
 export function findPair(node: TreeNode, key: string): Pair | undefined {
   if (!isMap(node)) return undefined;
   return node.items.find((pair) => keyString(pair) === key);
+}
+
+/**
+ * Whether the document uses anchors or aliases anywhere: the readers and writers that work
+ * item by item decline such documents (an alias ties one item to another).
+ */
+export function hasAnchorsOrAliases(document: Document): boolean {
+  let found = false;
+  visit(document, (_key, node) => {
+    if (isAlias(node) || (isNode(node) && node.anchor)) {
+      found = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  return found;
 }
