@@ -7,9 +7,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configEditResultSchema } from '../../contract/config-edit';
-import { API_BASE_PATH } from '../../contract/endpoints';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
 import { CREATE_APP, dataOf, edit, editOk, expectProblem, expectSuccess, ok } from '../testing/api';
+import { fetchEndpoint } from '../testing/http';
 import { startTestService, type TestService } from '../testing/test-service';
 
 const CLIENTS = 20;
@@ -137,7 +137,7 @@ async function listen(): Promise<string> {
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const address = service.app.server.address();
   if (typeof address !== 'object' || address === null) throw new Error('not listening');
-  return `http://127.0.0.1:${address.port}${API_BASE_PATH}`;
+  return `http://127.0.0.1:${address.port}`;
 }
 
 async function postEdit(
@@ -146,16 +146,12 @@ async function postEdit(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<HttpResult> {
-  const response = await fetch(`${base}/config/edit`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  const answer = await fetchEndpoint(base, key, 'editConfig', { payload: body, headers });
   return {
-    status: response.status,
-    etag: response.headers.get('etag'),
-    contentType: response.headers.get('content-type') ?? '',
-    body: await response.json(),
+    status: answer.status,
+    etag: answer.headers.get('etag'),
+    contentType: answer.headers.get('content-type') ?? '',
+    body: answer.body,
   };
 }
 
