@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemOf, type Problem } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
-import { SECURITY_HEADERS } from './security-headers';
+import { securityHeadersFor } from './security-headers';
 
 export function sendProblem(
   reply: FastifyReply,
@@ -57,12 +57,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function frameworkErrorHandler(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const detail =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? 'A path parameter is too long'
       : 'The URL is not valid: a path segment is not percent-encoded UTF-8';
-  return sendProblem(reply, problemOf('invalid_request', detail), SECURITY_HEADERS);
+  return sendProblem(reply, problemOf('invalid_request', detail), securityHeadersFor(request.url));
 }

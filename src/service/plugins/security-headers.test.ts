@@ -1,35 +1,120 @@
 /**
- * The precomputed headers are exactly what @fastify/helmet sent with the same options
- * (it was the service's plugin before; it stays a dev dependency as the reference).
+ * Which headers each response gets: the console's documents exactly what @fastify/helmet
+ * sent with the same options (it was the service's plugin before; it stays a dev
+ * dependency as the reference), API answers the API set, whatever their status.
  */
 import helmet from '@fastify/helmet';
-import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, registerSecurityHeaders } from './security-headers';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerConsole } from './console-static';
+import { frameworkErrorHandler, registerErrorHandler } from './error-handler';
+import {
+  API_SECURITY_HEADERS,
+  CONTENT_SECURITY_POLICY,
+  DOCUMENT_SECURITY_HEADERS,
+  registerSecurityHeaders,
+} from './security-headers';
 
-async function headersOf(register: (app: ReturnType<typeof Fastify>) => Promise<void>) {
-  const app = Fastify();
-  await register(app);
-  app.get('/', async () => ({ ok: true }));
-  const response = await app.inject({ method: 'GET', url: '/' });
-  await app.close();
-  const { date: _date, ...headers } = response.headers;
-  return headers;
+let consoleDir: string;
+
+beforeAll(() => {
+  consoleDir = mkdtempSync(join(tmpdir(), 'console-'));
+  writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Console</title>');
+  mkdirSync(join(consoleDir, 'assets'));
+  writeFileSync(join(consoleDir, 'assets', 'entry.js'), 'export {};');
+});
+
+afterAll(() => rmSync(consoleDir, { recursive: true, force: true }));
+
+/** The service's plugins in its order, a route under /api/ and one that fails. */
+async function serviceLike(): Promise<FastifyInstance> {
+  const app = Fastify({ frameworkErrors: frameworkErrorHandler });
+  registerErrorHandler(app);
+  registerSecurityHeaders(app);
+  app.get('/api/v1/configs/:id', async () => ({ ok: true }));
+  app.get('/api/v1/thing', async () => ({ ok: true }));
+  app.get('/api/v1/broken', async () => {
+    throw new Error('boom');
+  });
+  await registerConsole(app, consoleDir);
+  return app;
 }
 
+async function headersOf(app: FastifyInstance, url: string, accept = '*/*') {
+  const response = await app.inject({ method: 'GET', url, headers: { accept } });
+  const { date: _date, ...headers } = response.headers;
+  return { status: response.statusCode, headers };
+}
+
+function securityPart(headers: Record<string, unknown>, set: Readonly<Record<string, string>>) {
+  return Object.fromEntries(Object.keys(set).map((name) => [name, headers[name]]));
+}
+
+/** Helmet's headers that only documents get. */
+const DOCUMENT_ONLY = Object.keys(DOCUMENT_SECURITY_HEADERS).filter(
+  (name) => !(name in API_SECURITY_HEADERS),
+);
+
 describe('security headers', () => {
-  it('are the ones helmet sends with the same options', async () => {
-    const ours = await headersOf(async (app) => registerSecurityHeaders(app));
-    const helmets = await headersOf(async (app) => {
-      await app.register(helmet, {
-        global: true,
-        contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-        referrerPolicy: { policy: 'no-referrer' },
-        frameguard: { action: 'deny' },
-        strictTransportSecurity: false,
-        crossOriginEmbedderPolicy: false,
-      });
+  it('on a document are the ones helmet sends with the same options', async () => {
+    const ours = await serviceLike();
+    const helmets = Fastify();
+    await helmets.register(helmet, {
+      global: true,
+      contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+      referrerPolicy: { policy: 'no-referrer' },
+      frameguard: { action: 'deny' },
+      strictTransportSecurity: false,
+      crossOriginEmbedderPolicy: false,
     });
-    expect(ours).toEqual(helmets);
+    helmets.get('/', async () => 'page');
+    const helmetHeaders = securityPart(
+      (await headersOf(helmets, '/')).headers,
+      DOCUMENT_SECURITY_HEADERS,
+    );
+    expect(Object.keys(helmetHeaders)).toHaveLength(11);
+    expect(helmetHeaders).toEqual(DOCUMENT_SECURITY_HEADERS);
+
+    for (const [url, accept] of [
+      ['/', 'text/html'],
+      ['/configs/cfg_1', 'text/html'],
+      ['/assets/entry.js', '*/*'],
+    ] as const) {
+      const { status, headers } = await headersOf(ours, url, accept);
+      expect(status, url).toBe(200);
+      expect(securityPart(headers, DOCUMENT_SECURITY_HEADERS), url).toEqual(helmetHeaders);
+    }
+    await Promise.all([ours.close(), helmets.close()]);
+  });
+
+  it('on an API answer are the API set, on success, error and unknown route alike', async () => {
+    const app = await serviceLike();
+    for (const [url, expected] of [
+      ['/api/v1/thing', 200],
+      ['/api/v1/thing?x=1', 200],
+      ['/api/v1/broken', 500],
+      ['/api/v1/nope', 404],
+      ['/api/v1/configs/%ED%A0%80', 400],
+    ] as const) {
+      const { status, headers } = await headersOf(app, url, 'text/html');
+      expect(status, url).toBe(expected);
+      expect(securityPart(headers, API_SECURITY_HEADERS), url).toEqual(API_SECURITY_HEADERS);
+      expect(
+        securityPart(headers, Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, '']))),
+      ).toEqual(Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, undefined])));
+    }
+    await app.close();
+  });
+
+  it('for an API answer are fewer and smaller than a document’s, and keep what quality.md asks', () => {
+    const bytes = (set: Readonly<Record<string, string>>) =>
+      Object.entries(set).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+    expect(bytes(API_SECURITY_HEADERS)).toBeLessThan(bytes(DOCUMENT_SECURITY_HEADERS) / 2);
+    expect(API_SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
+    expect(API_SECURITY_HEADERS['referrer-policy']).toBe('no-referrer');
+    expect(API_SECURITY_HEADERS['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 });

@@ -1,14 +1,24 @@
 /**
- * Security headers on every response (quality.md): a Content-Security-Policy under which
- * the console and Monaco run (scripts and workers from 'self', workers also from blob:, no
- * unsafe-eval, no inline scripts; Monaco injects its styles, hence style-src
- * 'unsafe-inline'), nosniff, no referrer, no framing, and helmet's other defaults.
+ * Security headers on every response (quality.md), in two sets chosen by the URL.
+ *
+ * - Documents (the console's HTML and its assets): a Content-Security-Policy under which the
+ *   console and Monaco run (scripts and workers from 'self', workers also from blob:, no
+ *   unsafe-eval, no inline scripts; Monaco injects its styles, hence style-src
+ *   'unsafe-inline'), nosniff, no referrer, no framing, and helmet's other defaults.
+ * - API answers (JSON and problem+json under /api/), which no browser renders as a page:
+ *   the set OWASP's REST Security Cheat Sheet gives for them. A policy that allows nothing,
+ *   framing refused, nosniff, no referrer, no reading by other origins, and no caching (the
+ *   answers carry an account's data). Helmet's other headers govern documents (opener
+ *   policy, agent clusters, DNS prefetch, old IE's downloads and XSS filter, Flash's
+ *   cross-domain files) and do nothing on JSON; each costs every answer bytes and a header
+ *   validation in Node (docs/benchmarks.md).
  *
  * The headers never vary, so they are written once at start-up and set by one hook:
  * @fastify/helmet rebuilt them (parsing the CSP directives) on every request, a tenth of
- * the time of a cheap request (docs/benchmarks.md). A test holds them equal to helmet's.
+ * the time of a cheap request. A test holds the document set equal to helmet's.
  */
 import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '../../contract/endpoints';
 
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
@@ -25,7 +35,7 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /** What helmet 8 sends with these options (HSTS off: a proxy in front sets it over TLS). */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': Object.entries(CONTENT_SECURITY_POLICY)
     .map(([directive, values]) => `${directive} ${values.join(' ')}`)
     .join(';'),
@@ -41,9 +51,26 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 };
 
+/** OWASP REST Security Cheat Sheet, "Security headers" (HSTS, again, is the proxy's). */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+const API_PREFIX = `${API_BASE_PATH}/`;
+
+/** The set for a request's URL (as received, query included). */
+export function securityHeadersFor(url: string): Readonly<Record<string, string>> {
+  return url.startsWith(API_PREFIX) ? API_SECURITY_HEADERS : DOCUMENT_SECURITY_HEADERS;
+}
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(securityHeadersFor(request.url));
     done();
   });
 }
