@@ -6,9 +6,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { MAX_BODY_BYTES } from '../contract/endpoints';
 import { systemClock, type Clock } from './domain/clock';
 import { ConfigService } from './domain/config-service';
+import { declareAuthenticationFields } from './plugins/authentication';
 import { registerConsole } from './plugins/console-static';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
-import { OneLinePerRequest } from './plugins/request-log';
+import { lazyRequestLoggers, OneLinePerRequest } from './plugins/request-log';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerApiKeyRoutes } from './routes/api-key-routes';
@@ -48,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: MAX_BODY_BYTES,
     logController: new OneLinePerRequest(),
+    childLoggerFactory: lazyRequestLoggers,
     trustProxy: false,
     frameworkErrors: frameworkErrorHandler,
   });
@@ -56,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   registerErrorHandler(app);
+  declareAuthenticationFields(app);
   registerSecurityHeaders(app);
   await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
 

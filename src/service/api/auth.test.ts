@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../contract/auth-status';
 import { generateSecret } from '../domain/api-key-secrets';
 import { HttpProblem } from '../http-problem';
+import { openDatabase } from '../store/database';
 import {
   CREATE_APP,
   edit,
@@ -98,6 +99,38 @@ describe('GET /auth/status', () => {
     expect(status.email).toMatch(/^viewer\d+@example\.com$/);
     expect(status.user_id).not.toBe(service.account.user_id);
     expect(status.account_id).toBe(service.account.account_id);
+  });
+
+  it('answers each key with its own status, asked again and again, in the same bytes', async () => {
+    const viewer = await service.keyFor('viewer');
+    const first = new Map<string, string>();
+    for (let round = 0; round < 3; round++) {
+      for (const key of [service.adminKey, viewer]) {
+        const response = await send(service, key, 'getAuthStatus');
+        expectSuccess('getAuthStatus', response);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        if (round === 0) first.set(key, response.body);
+        else expect(response.body).toBe(first.get(key));
+      }
+    }
+    expect(first.get(service.adminKey)).toContain('"role":"admin"');
+    expect(first.get(viewer)).toContain('"role":"viewer"');
+  });
+
+  it('follows a change made by another process at the very next request', async () => {
+    const before = await ok(service, service.adminKey, 'getAuthStatus');
+    expect(before.email).toBe('owner@example.com');
+    const sql = 'UPDATE users SET email = ? WHERE id = ?';
+    const params = ['renamed@example.com', service.account.user_id];
+    if (service.storeKind === 'sqlite') {
+      const other = openDatabase(service.dataDir);
+      other.prepare(sql).run(...params);
+      other.close();
+    } else {
+      await service.rows(`${sql} RETURNING id`, ...params);
+    }
+    const after = await ok(service, service.adminKey, 'getAuthStatus');
+    expect(after).toEqual({ ...before, email: 'renamed@example.com' });
   });
 
   it("gives a key's own permissions when they are fewer than its role's", async () => {

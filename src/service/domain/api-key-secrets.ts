@@ -37,6 +37,8 @@ const SECRET_LIKE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{16,}`, 'g');
 
 /** `text` with every key-like run replaced by `sk_[redacted]`. */
 export function redactSecrets(text: string): string {
+  // Every request's URL comes through here; most hold no prefix at all.
+  if (!text.includes(API_KEY_PREFIX)) return text;
   return text.replace(SECRET_LIKE, `${API_KEY_PREFIX}[redacted]`);
 }
 

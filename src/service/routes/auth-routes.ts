@@ -23,7 +23,17 @@ export function authStatusOf({ key, user, account }: Principal): AuthStatus {
 }
 
 export function registerAuthRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
-  registerEndpoint(app, deps, 'getAuthStatus', async ({ principal }) => ({
-    body: authStatusOf(principal),
-  }));
+  // The answer is a function of the principal alone, and a store that caches principals
+  // (SqliteStore) hands out the same object until the key, user or account changes, so the
+  // answer is serialized once per principal: this route is the one clients poll.
+  const answers = new WeakMap<Principal, string>();
+  registerEndpoint(app, deps, 'getAuthStatus', async ({ principal, reply }) => {
+    const known = answers.get(principal);
+    if (known !== undefined) return { serializedBody: known };
+    const serialized = reply.serialize(authStatusOf(principal));
+    // The route's serializer (fast-json-stringify, from the contract) writes strings.
+    if (typeof serialized !== 'string') return { body: authStatusOf(principal) };
+    answers.set(principal, serialized);
+    return { serializedBody: serialized };
+  });
 }

@@ -26,6 +26,9 @@ import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
 
+/** What Fastify sends with a body it serialized. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface EndpointInput<N extends EndpointName> {
@@ -38,12 +41,15 @@ export interface EndpointInput<N extends EndpointName> {
   readonly body: Parsed<Contract[N] extends { body: infer S } ? S : undefined>;
 }
 
-export interface EndpointOutput<N extends EndpointName> {
+export type EndpointOutput<N extends EndpointName> = {
   readonly status?: SuccessStatusOf<Contract[N]>;
-  readonly body: ResponseBodyOf<Contract[N]>;
   /** The config revision this response describes, sent as its ETag. */
   readonly revision?: number;
-}
+} & (
+  | { readonly body: ResponseBodyOf<Contract[N]> }
+  /** A body the handler serialized itself with `reply.serialize` (the route's serializer). */
+  | { readonly serializedBody: string }
+);
 
 export interface EndpointDependencies {
   readonly store: Store;
@@ -106,6 +112,10 @@ export function registerEndpoint<N extends EndpointName>(
       const output = await handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
       if (output.revision !== undefined) reply.header('etag', etagOf(output.revision));
       const status = Number(output.status ?? successStatus);
+      if ('serializedBody' in output) {
+        // A JSON string is sent as it is: Fastify serializes only what is not a string.
+        return reply.code(status).type(JSON_CONTENT_TYPE).send(output.serializedBody);
+      }
       if (output.body === undefined) return reply.code(status).send();
       return reply.code(status).send(output.body);
     },
