@@ -18,12 +18,14 @@ export {
   type EditorOperationsResult,
 } from './editor-operations';
 export { editBaseOf, parseEdited, parseIncrementally, type EditBase } from './incremental-parse';
+export { writeEdited } from './incremental-stringify';
 export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
 export {
   applyOperations,
   type ApplyOptions,
   type ApplyResult,
 } from './operations/apply-operations';
+export { EditChanges } from './operations/edit-changes';
 export type { OperationRefusal, RefusalStatus } from './operations/refusal';
 export {
   configData,
