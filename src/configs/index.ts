@@ -41,3 +41,4 @@ export {
 } from './parse';
 export { compareIssues } from './validation/issue-collector';
 export { validateConfigText, validateParsedConfig } from './validation/validate';
+export { validateEdited } from './validation/validate-edited';

@@ -16,7 +16,7 @@ import { applyOperations } from '../../configs/operations/apply-operations';
 import { EditChanges } from '../../configs/operations/edit-changes';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig, type ParsedConfig } from '../../configs/parse';
-import { validateParsedConfig } from '../../configs/validation/validate';
+import { validateEdited } from '../../configs/validation/validate-edited';
 import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
@@ -111,7 +111,7 @@ export class ConfigService {
 
       if (lifecycle) {
         const label = request.summary?.trim() || defaultLifecycleLabel(request.operations);
-        const report = validateParsedConfig(next, { type: 'published', name: label });
+        const report = validateEdited(next, { type: 'published', name: label });
         if (!report.valid) {
           throw HttpProblem.of(
             'invalid_config',
@@ -150,7 +150,7 @@ export class ConfigService {
       }
 
       if (target.kind === 'draft') {
-        const report = validateParsedConfig(next, { type: 'draft', name: target.label });
+        const report = validateEdited(next, { type: 'draft', name: target.label });
         const revision = target.revision + 1;
         tx.update(target.id, { ...reportColumns(report), yaml, revision, updated_at: at });
         tx.addHistory(
@@ -178,7 +178,7 @@ export class ConfigService {
       }
 
       const label = request.summary?.trim() || defaultDraftLabel(request.operations);
-      const report = validateParsedConfig(next, { type: 'draft', name: label });
+      const report = validateEdited(next, { type: 'draft', name: label });
       const id = newId('cfg_');
       tx.insert(
         newRow({ id, kind: 'draft', label, report, base: target.id, at, published: false }),
