@@ -7,7 +7,8 @@
  * the place it changed (the applied paths of the answer). A path into an item of a
  * top-level list (one there before the operations) names that item, as it is at the time
  * of the touch; a path naming an item itself means the list had an item added, removed or
- * replaced; any other path, or a list or root the operations made, is a change elsewhere. A property test holds that no node changes outside what is noted here
+ * replaced; any other path, or a list or root the operations made, is a change elsewhere.
+ * A property test holds that no node changes outside what is noted here
  * (edit-changes.test.ts).
  */
 import { isMap, isSeq, type Document, type YAMLSeq } from 'yaml';
