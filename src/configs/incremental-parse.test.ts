@@ -2,10 +2,11 @@ import fc from 'fast-check';
 import { isCollection, isNode, isPair } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../contract/operations';
-import { editBaseOf, parseEdited, parseIncrementally } from './incremental-parse';
+import { editBaseOf, takeEditedFrom, parseEdited, parseIncrementally } from './incremental-parse';
 import { applyOperations } from './operations/apply-operations';
+import { EditChanges } from './operations/edit-changes';
 import { parseConfig, stringifyConfig, type ParsedConfig } from './parse';
-import { requestsArb, textArb } from './testing/edit-arbitraries';
+import { appEditArb, commentedArb, requestsArb, textArb } from './testing/edit-arbitraries';
 import { largeConfigText } from './testing/large-config';
 import { validateParsedConfig } from './validation/validate';
 
@@ -47,23 +48,32 @@ function slowEdit(parsed: ParsedConfig, operations: Operation[]) {
   return { yaml, next: parseConfig(yaml), paths: applied.appliedPaths };
 }
 
-function fastEdit(parsed: ParsedConfig, operations: Operation[]) {
+/**
+ * The incremental parse; with `noted`, told what the operations changed (as the service
+ * does), else left to check every node itself.
+ */
+function fastEdit(parsed: ParsedConfig, operations: Operation[], noted: boolean) {
   const base = editBaseOf(parsed);
-  const applied = applyOperations(parsed.document, operations, { now: NOW });
+  const changes = new EditChanges();
+  const applied = applyOperations(parsed.document, operations, { now: NOW, changes });
   if (!applied.ok) return undefined;
   const yaml = stringifyConfig(parsed.document);
-  const incremental = base ? parseIncrementally(base, parsed.document, yaml) : undefined;
+  const incremental = base
+    ? parseIncrementally(base, parsed.document, yaml, noted ? changes : undefined)
+    : undefined;
   return {
     yaml,
     next: incremental ?? parseConfig(yaml),
     paths: applied.appliedPaths,
     incremental: incremental !== undefined,
+    known: incremental !== undefined && takeEditedFrom(incremental) === parsed,
   };
 }
 
 describe('parseIncrementally', () => {
   it('gives what a whole parse gives: text, tree, ranges, comments, validation report', () => {
     let incremental = 0;
+    let known = 0;
     let edits = 0;
     fc.assert(
       fc.property(textArb, requestsArb, (text, requests) => {
@@ -71,7 +81,8 @@ describe('parseIncrementally', () => {
         let fast = parseConfig(text);
         for (const operations of requests) {
           const expected = slowEdit(slow, operations);
-          const actual = fastEdit(fast, operations);
+          // Every other edit is told what the operations changed.
+          const actual = fastEdit(fast, operations, edits % 2 === 0);
           expect(actual === undefined).toBe(expected === undefined);
           if (!expected || !actual) {
             // A refused edit leaves its document out: both start again from the text.
@@ -81,6 +92,7 @@ describe('parseIncrementally', () => {
           }
           edits += 1;
           if (actual.incremental) incremental += 1;
+          if (actual.known) known += 1;
           expect(actual.yaml).toBe(expected.yaml);
           expect(actual.paths).toEqual(expected.paths);
           expect(dumpParsed(actual.next)).toEqual(dumpParsed(expected.next));
@@ -91,19 +103,64 @@ describe('parseIncrementally', () => {
       }),
       { numRuns: 200 },
     );
-    // The fast path must be what is tested, not only the fallback.
-    console.log('INC', incremental, edits);
+    // The fast paths must be what is tested, not only the fallback: with the operations'
+    // note of what changed, and without it (every node checked).
+    console.log(`incremental parse: ${incremental} of ${edits} edits, ${known} from the note`);
     expect(incremental).toBeGreaterThan(edits / 10);
+    expect(known).toBeGreaterThan(0);
+    expect(incremental - known).toBeGreaterThan(edits / 20);
+  }, 120_000);
+
+  const appRequestsArb = fc.array(fc.array(appEditArb, { minLength: 1, maxLength: 2 }), {
+    minLength: 1,
+    maxLength: 6,
+  });
+
+  it('is told what app edits of a large config changed, and then walks no unchanged item', () => {
+    let known = 0;
+    let edits = 0;
+    const textsArb = fc
+      .integer({ min: 6, max: 12 })
+      .chain((apps) => commentedArb(largeConfigText(apps)))
+      .filter((text) => parseConfig(text).syntaxIssues.length === 0);
+    fc.assert(
+      fc.property(textsArb, appRequestsArb, (text, requests) => {
+        let slow = parseConfig(text);
+        let fast = parseConfig(text);
+        for (const operations of requests) {
+          const expected = slowEdit(slow, operations);
+          const actual = fastEdit(fast, operations, true);
+          if (!expected || !actual) {
+            slow = parseConfig(slow.text);
+            fast = parseConfig(fast.text);
+            continue;
+          }
+          edits += 1;
+          if (actual.known) known += 1;
+          expect(dumpParsed(actual.next)).toEqual(dumpParsed(expected.next));
+          slow = expected.next;
+          fast = actual.next;
+        }
+      }),
+      { numRuns: 100 },
+    );
+    console.log(`incremental parse, app edits: ${known} of ${edits} from the note`);
+    // Not edits of the first or last app, nor those that change no text (no stretch).
+    expect(known).toBeGreaterThan(edits / 4);
   }, 120_000);
 
   it('re-reads one app of a large config instead of the whole text', () => {
     const parsed = parseConfig(largeConfigText(200));
     const base = editBaseOf(parsed);
     expect(base).toBeDefined();
-    applyOperations(parsed.document, [{ update_app: [{ id: 'app-5', platform: 'desktop' }] }]);
+    const changes = new EditChanges();
+    applyOperations(parsed.document, [{ update_app: [{ id: 'app-5', platform: 'desktop' }] }], {
+      changes,
+    });
     const yaml = stringifyConfig(parsed.document);
-    const next = base && parseIncrementally(base, parsed.document, yaml);
+    const next = base && parseIncrementally(base, parsed.document, yaml, changes);
     expect(next).toBeDefined();
+    expect(next && takeEditedFrom(next)).toBe(parsed);
     const report = validateParsedConfig(next as ParsedConfig);
     expect(report).toEqual(validateParsedConfig(parseConfig(yaml)));
     expect(report.issues.map((issue) => [issue.code, issue.path, issue.line])).toEqual([

@@ -16,6 +16,13 @@
  * aliases in it, directives or document markers, a parse error) gives `undefined`, and the
  * caller parses the whole text. A property test holds it equal to the whole parse over
  * random configs, comments and operation sequences.
+ *
+ * That nothing outside the stretch changed is known from what the operations noted
+ * (`EditChanges`): no change elsewhere, none in another list, no item changed in place
+ * outside the stretch, in a document without anchors or aliases. Then only the ranges
+ * after the stretch are moved, and the parsed config is marked as edited from the one
+ * before (`takeEditedFrom`), which lets validation keep what it found in the unchanged items.
+ * Without that note, every node is walked to check it kept its range, as before.
  */
 import {
   isCollection,
@@ -31,8 +38,9 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import { writeBaseOf, type WriteBase } from './incremental-stringify';
+import type { EditChanges } from './operations/edit-changes';
 import { parseConfig, YAML_PARSE_OPTIONS, type ParsedConfig } from './parse';
-import { hasAnchorsOrAliases } from './yaml-tree';
+import { hasAnchorsOrAliases, hasDirectivesOrMarkers, mayHoldAnchors } from './yaml-tree';
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
@@ -40,8 +48,12 @@ const DASH = 0x2d;
 
 /** What an edit needs to know about the document before operations change it. */
 export interface EditBase {
+  /** The parsed config taken over by the edit. */
+  readonly parsed: ParsedConfig;
   /** The text the document was parsed from (its ranges are offsets into it). */
   readonly text: string;
+  /** No anchors or aliases: an item's nodes are its own, so changes noted by item hold. */
+  readonly anchorFree: boolean;
   /** The items of each top-level block list, as they were. */
   readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
   /** What writing the edited document back to text needs (src/configs/incremental-stringify.ts). */
@@ -60,20 +72,43 @@ export function editBaseOf(parsed: ParsedConfig): EditBase | undefined {
   for (const pair of root.items) {
     if (isSeq(pair.value) && !pair.value.flow) lists.set(pair.value, [...pair.value.items]);
   }
-  return { text: parsed.text, lists, write: writeBaseOf(parsed) };
+  return {
+    parsed,
+    text: parsed.text,
+    anchorFree: !mayHoldAnchors(parsed.document, parsed.text),
+    lists,
+    write: writeBaseOf(parsed),
+  };
+}
+
+/** Parsed configs the incremental parse made knowing what changed, and their predecessor. */
+const editedFromMap = new WeakMap<ParsedConfig, ParsedConfig>();
+
+/**
+ * The parsed config that `parsed` was made from by an edit, when every list item of
+ * `parsed` that was also one of it is known unchanged since: the same node, subtree and
+ * text (its ranges moved with the text). Undefined for a whole parse. The link is used up,
+ * so that edit after edit does not hold every earlier parsed config in memory.
+ */
+export function takeEditedFrom(parsed: ParsedConfig): ParsedConfig | undefined {
+  const before = editedFromMap.get(parsed);
+  editedFromMap.delete(parsed);
+  return before;
 }
 
 /**
  * The parsed config of `text`, which `document` (parsed from `base.text`, then changed in
- * place by operations) was written to: incrementally when it can be, else a whole parse.
- * `document` is taken over (its nodes are reused) either way.
+ * place by operations that noted what they changed in `changes`) was written to:
+ * incrementally when it can be, else a whole parse. `document` is taken over (its nodes
+ * are reused) either way.
  */
 export function parseEdited(
   base: EditBase | undefined,
   document: Document.Parsed,
   text: string,
+  changes?: EditChanges,
 ): ParsedConfig {
-  return (base && parseIncrementally(base, document, text)) ?? parseConfig(text);
+  return (base && parseIncrementally(base, document, text, changes)) ?? parseConfig(text);
 }
 
 /** The incremental parse alone, or undefined when only a whole parse is certain. */
@@ -81,22 +116,21 @@ export function parseIncrementally(
   base: EditBase,
   document: Document.Parsed,
   text: string,
+  changes?: EditChanges,
 ): ParsedConfig | undefined {
   const old = base.text;
-  if (hasMarkers(old) || hasMarkers(text) || text.includes('\r') || text.startsWith('\uFEFF')) {
+  if (
+    hasDirectivesOrMarkers(old) ||
+    hasDirectivesOrMarkers(text) ||
+    text.includes('\r') ||
+    text.startsWith('\uFEFF')
+  ) {
     return undefined;
   }
   // The one stretch the texts differ in: [start, oldEnd) before, [start, newEnd) after.
   const limit = Math.min(old.length, text.length);
-  let start = 0;
-  while (start < limit && old.charCodeAt(start) === text.charCodeAt(start)) start += 1;
-  let tail = 0;
-  while (
-    tail < limit - start &&
-    old.charCodeAt(old.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)
-  ) {
-    tail += 1;
-  }
+  const start = samePrefixLength(old, text, limit);
+  const tail = sameSuffixLength(old, text, limit - start);
   const oldEnd = old.length - tail;
   const delta = text.length - old.length;
 
@@ -108,18 +142,103 @@ export function parseIncrementally(
   // Unchanged text: every node must still be the one parsed from it (ranges intact).
   const cutStart = window ? window.cutStart : old.length;
   const cutEnd = window ? window.cutEnd : old.length;
-  // The edited items in the stretch are dropped, whatever the operations made of them.
-  const skip = new Set<unknown>(
-    window ? window.seq.items.slice(window.from, window.from + window.replaced) : [],
-  );
-  if (!shiftRanges(document, skip, cutStart, cutEnd, delta)) return undefined;
+  const known = changes !== undefined && base.anchorFree && changedOnlyIn(changes, window);
+  if (known) {
+    moveRangesAfter(document, window, cutEnd, delta);
+  } else {
+    // The edited items in the stretch are dropped, whatever the operations made of them.
+    const skip = new Set<unknown>(
+      window ? window.seq.items.slice(window.from, window.from + window.replaced) : [],
+    );
+    if (!shiftRanges(document, skip, cutStart, cutEnd, delta)) return undefined;
+  }
   if (window) window.seq.items.splice(window.from, window.replaced, ...window.fresh);
-  return { text, document, lineCounter: lineCounterOf(text), syntaxIssues: [] };
+  const parsed = { text, document, lineCounter: lineCounterOf(text), syntaxIssues: [] };
+  if (known) editedFromMap.set(parsed, base.parsed);
+  return parsed;
 }
 
-/** Directives or document markers: a whole parse decides what they mean. */
-function hasMarkers(text: string): boolean {
-  return text.startsWith('%') || /^(?:---|\.\.\.)/m.test(text);
+/**
+ * Whether the operations changed nothing outside the stretch parsed again: nothing
+ * elsewhere, no list but the stretch's, no item of it changed in place outside the
+ * stretch (the items there are the ones of before: `findWindow` checked).
+ */
+function changedOnlyIn(changes: EditChanges, window: Window | undefined): boolean {
+  if (changes.elsewhere) return false;
+  if (!window) return changes.lists.size === 0;
+  for (const seq of changes.lists) if (seq !== window.seq) return false;
+  const items = window.seq.items;
+  const end = window.from + window.replaced;
+  for (let index = 0; index < items.length; index++) {
+    if (index === window.from) index = end;
+    if (index < items.length && changes.items.has(items[index])) return false;
+  }
+  return true;
+}
+
+/**
+ * Moves by `delta` every offset from `cutEnd` on, in the document's ranges and every node
+ * but the items in the stretch (which are dropped); one tight pass, as the nodes are known
+ * to be the parsed ones.
+ */
+function moveRangesAfter(
+  document: Document.Parsed,
+  window: Window | undefined,
+  cutEnd: number,
+  delta: number,
+): void {
+  if (delta === 0) return;
+  const move = (range: number[]) => {
+    if ((range[0] as number) >= cutEnd) range[0] = (range[0] as number) + delta;
+    if ((range[1] as number) >= cutEnd) range[1] = (range[1] as number) + delta;
+    if ((range[2] as number) >= cutEnd) range[2] = (range[2] as number) + delta;
+  };
+  if (document.range) move(document.range);
+  const stack: unknown[] = [document.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || node === undefined) continue;
+    if (isPair(node)) {
+      stack.push(node.value, node.key);
+      continue;
+    }
+    const range = rangeOf(node);
+    if (range) move(range);
+    if (!isCollection(node)) continue;
+    const items = node.items;
+    const skipFrom = window && node === window.seq ? window.from : -1;
+    const skipTo = skipFrom === -1 ? -1 : skipFrom + (window?.replaced ?? 0);
+    for (let index = items.length - 1; index >= 0; index--) {
+      if (index < skipFrom || index >= skipTo) stack.push(items[index]);
+    }
+  }
+}
+
+/** Compared a block at a time (string equality is native), then a character at a time. */
+const BLOCK = 4096;
+
+/** How many first characters of `a` and `b` are the same, up to `limit`. */
+function samePrefixLength(a: string, b: string, limit: number): number {
+  let at = 0;
+  while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+  return at;
+}
+
+/** How many last characters of `a` and `b` are the same, up to `limit`. */
+function sameSuffixLength(a: string, b: string, limit: number): number {
+  let tail = 0;
+  while (
+    tail + BLOCK <= limit &&
+    a.slice(a.length - tail - BLOCK, a.length - tail) ===
+      b.slice(b.length - tail - BLOCK, b.length - tail)
+  ) {
+    tail += BLOCK;
+  }
+  while (tail < limit && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) {
+    tail += 1;
+  }
+  return tail;
 }
 
 interface Window {

@@ -3,31 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { editBaseOf, parseEdited } from './incremental-parse';
 import { writeEdited, writeIncrementally } from './incremental-stringify';
 import { applyOperations } from './operations/apply-operations';
+import { EditChanges } from './operations/edit-changes';
 import { parseConfig, stringifyConfig, type ParsedConfig } from './parse';
-import type { Operation } from '../contract/operations';
-import { commentedArb, operationArb, textArb } from './testing/edit-arbitraries';
+import { appEditArb, commentedArb, operationArb, textArb } from './testing/edit-arbitraries';
 import { largeConfigText } from './testing/large-config';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 
 /**
- * Edits of list items as a person makes them (most of them land), mixed with the parse
- * test's random operations; longer sequences than there, as only edits after the first
- * can splice (a document parsed from stored text is written whole once).
+ * App edits mixed with the parse test's random operations; longer sequences than there,
+ * as only edits after the first can splice (a document parsed from stored text is written
+ * whole once).
  */
-const appEditArb = fc.oneof(
-  fc
-    .record({
-      at: fc.integer({ min: 0, max: 5 }),
-      platform: fc.constantFrom('web', 'ios', 'android', 'desktop'),
-      name: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('a\nb', 'x\n\n', ' y ')),
-    })
-    .map(({ at, platform, name }) => ({ update_app: [{ id: `app-${at}`, platform, name }] })),
-  fc
-    .tuple(fc.integer({ min: 0, max: 11 }), fc.string({ maxLength: 8 }))
-    .map(([at, value]) => ({ set: [{ path: `/apps/${at}/settings/theme`, value }] })),
-  fc.integer({ min: 0, max: 11 }).map((at) => ({ delete_app: [{ id: `app-${at}` }] })),
-) as fc.Arbitrary<Operation>;
 const requestsArb = fc.array(
   fc.array(fc.oneof({ arbitrary: appEditArb, weight: 4 }, operationArb), {
     minLength: 1,
@@ -47,15 +34,19 @@ const configTextsArb = fc.oneof(
 /** One edit as the service makes it; `spliced` is what the fast path answered. */
 function edit(parsed: ParsedConfig, operations: Parameters<typeof applyOperations>[1]) {
   const base = editBaseOf(parsed);
-  const applied = applyOperations(parsed.document, operations, { now: NOW });
+  const changes = new EditChanges();
+  const applied = applyOperations(parsed.document, operations, { now: NOW, changes });
   if (!applied.ok) return undefined;
   const expected = stringifyConfig(parsed.document);
-  const spliced = base?.write ? writeIncrementally(base.write, parsed.document) : undefined;
-  const yaml = writeEdited(base, parsed.document);
+  const spliced = base?.write
+    ? writeIncrementally(base.write, parsed.document, changes)
+    : undefined;
+  const yaml = writeEdited(base, parsed.document, changes);
   // `noted`: the document is known to write to its text (not the first edit after a parse
   // of stored text or of the whole text), so the splice may answer.
   const noted = base?.write !== undefined;
-  return { expected, spliced, noted, yaml, next: parseEdited(base, parsed.document, yaml) };
+  const next = parseEdited(base, parsed.document, yaml, changes);
+  return { expected, spliced, noted, yaml, next };
 }
 
 describe('writeEdited', () => {

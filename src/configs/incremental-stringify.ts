@@ -11,10 +11,13 @@
  * what the stringifier writes for the new items between their unchanged neighbours.
  *
  * How it is made sure of:
- * - Before the operations, `writeBaseOf` takes a print of every node (its identity and
- *   every own property the stringifier can read, items in order); after them, the prints
- *   say which items changed. Everything outside one stretch of one list must print the
- *   same, and the stretch must have an unchanged item on each side.
+ * - What the operations changed comes from the operations themselves (`EditChanges`,
+ *   filled by `applyOperations`): the items changed in place, the lists that had items
+ *   added, removed or replaced, and whether anything else changed. The items of a list
+ *   that are not the ones of before (by identity) or were changed in place make the
+ *   stretch; it must be in one list, with an unchanged item on each side, and nothing else
+ *   may have changed. (A property test holds that the operations change nothing they do
+ *   not note: src/configs/operations/edit-changes.test.ts.)
  * - The document must be one whose text `stringifyConfig` wrote: `writeEdited` notes each
  *   document it writes; the parse after it (`parseEdited`) may swap the written items for
  *   ones parsed from the text, so at the next edit those are written again in place of
@@ -43,26 +46,21 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import type { EditChanges } from './operations/edit-changes';
 import {
   stringifyConfig,
   YAML_PARSE_OPTIONS,
   YAML_STRINGIFY_OPTIONS,
   type ParsedConfig,
 } from './parse';
+import { hasDirectivesOrMarkers, mayHoldAnchors } from './yaml-tree';
 
 /** What writing an edited document needs to know about it before operations change it. */
 export interface WriteBase {
   /** The text `stringifyConfig` writes for the document as it was. */
   readonly text: string;
-  /** The print of everything but the items of the top-level block lists. */
-  readonly rest: readonly unknown[];
-  /** Per top-level block list: its items as they were and the print of each. */
-  readonly lists: ReadonlyMap<YAMLSeq, ListPrint>;
-}
-
-interface ListPrint {
-  readonly items: readonly unknown[];
-  readonly prints: readonly (readonly unknown[])[];
+  /** Per top-level block list: its items as they were. */
+  readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
 }
 
 interface Written {
@@ -75,48 +73,45 @@ interface Written {
 const written = new WeakMap<Document, Written>();
 
 /**
- * Takes the prints of a document before operations change it in place; undefined when its
- * text is not known to be what `stringifyConfig` writes for it (then the edit writes it
- * whole). The note of the document is used up either way.
+ * Takes note of a document's lists before operations change it in place; undefined when
+ * its text is not known to be what `stringifyConfig` writes for it (then the edit writes
+ * it whole). The note of the document is used up either way.
  */
 export function writeBaseOf(parsed: ParsedConfig): WriteBase | undefined {
   const { document, text } = parsed;
   const note = written.get(document);
   written.delete(document);
-  if (!note || note.text !== text || hasMarkers(text)) return undefined;
+  if (
+    !note ||
+    note.text !== text ||
+    hasDirectivesOrMarkers(text) ||
+    mayHoldAnchors(document, text)
+  ) {
+    return undefined;
+  }
   const lists = blockListsOf(document);
   if (!lists || lists.length !== note.lists.size) return undefined;
   for (const seq of lists) {
     const before = note.lists.get(seq);
     if (!before || !sameWriting(document, before, seq.items)) return undefined;
   }
-  const rest: unknown[] = [];
-  if (!printRest(document, new Set(lists), rest)) return undefined;
-  const prints = new Map<YAMLSeq, ListPrint>();
-  for (const seq of lists) {
-    const items = [...seq.items];
-    const itemPrints: unknown[][] = [];
-    for (const item of items) {
-      const out: unknown[] = [];
-      if (!print(item, out)) return undefined;
-      itemPrints.push(out);
-    }
-    prints.set(seq, { items, prints: itemPrints });
-  }
-  return { text, rest, lists: prints };
+  return { text, lists: new Map(lists.map((seq) => [seq, [...seq.items]])) };
 }
 
 /**
- * `stringifyConfig(document)`, for a document changed in place since `base` was taken:
- * the old text with the changed items written again when that is certain to give the same
- * text, else the whole document written. Notes the document as written to the result.
+ * `stringifyConfig(document)`, for a document changed in place since `base` was taken by
+ * operations that noted what they changed in `changes`: the old text with the changed
+ * items written again when that is certain to give the same text, else the whole document
+ * written. Notes the document as written to the result.
  */
 export function writeEdited(
   base: { readonly write?: WriteBase } | undefined,
   document: Document,
+  changes?: EditChanges,
 ): string {
   const text =
-    (base?.write && writeIncrementally(base.write, document)) ?? stringifyConfig(document);
+    (base?.write && changes && writeIncrementally(base.write, document, changes)) ??
+    stringifyConfig(document);
   const lists = blockListsOf(document);
   if (lists)
     written.set(document, { text, lists: new Map(lists.map((seq) => [seq, [...seq.items]])) });
@@ -124,47 +119,41 @@ export function writeEdited(
 }
 
 /** The splice alone, or undefined when only writing the whole document is certain. */
-export function writeIncrementally(base: WriteBase, document: Document): string | undefined {
-  const rest: unknown[] = [];
-  if (!printRest(document, new Set(base.lists.keys()), rest) || !samePrint(rest, base.rest)) {
-    return undefined;
-  }
-  let change: { seq: YAMLSeq; was: ListPrint; from: number; keptAfter: number } | undefined;
-  for (const [seq, was] of base.lists) {
-    const items = seq.items;
-    const bound = Math.min(items.length, was.items.length);
-    const same = (now: number, then: number) => {
-      if (items[now] !== was.items[then]) return false;
-      const out: unknown[] = [];
-      return print(items[now], out) && samePrint(out, was.prints[then] ?? []);
-    };
-    let from = 0;
-    while (from < bound && same(from, from)) from += 1;
-    if (from === items.length && from === was.items.length) continue;
-    let keptAfter = 0;
-    while (
-      from + keptAfter < bound &&
-      same(items.length - 1 - keptAfter, was.items.length - 1 - keptAfter)
-    ) {
-      keptAfter += 1;
-    }
-    if (change) return undefined; // two lists changed
-    change = { seq, was, from, keptAfter };
-  }
-  if (!change) return base.text;
-  const { seq, was, from, keptAfter } = change;
-  if (from < 1 || keptAfter < 1) return undefined;
+export function writeIncrementally(
+  base: WriteBase,
+  document: Document,
+  changes: EditChanges,
+): string | undefined {
+  if (changes.elsewhere || changes.lists.size > 1) return undefined;
+  const [seq] = changes.lists;
+  if (!seq) return base.text;
+  const was = base.lists.get(seq);
+  if (!was || seq.flow || !blockListsOf(document)?.includes(seq)) return undefined;
   const items = seq.items;
+  const bound = Math.min(items.length, was.length);
+  const same = (now: number, then: number) =>
+    items[now] === was[then] && !changes.items.has(items[now]);
+  let from = 0;
+  while (from < bound && same(from, from)) from += 1;
+  if (from === items.length && from === was.length) return base.text;
+  let keptAfter = 0;
+  while (
+    from + keptAfter < bound &&
+    same(items.length - 1 - keptAfter, was.length - 1 - keptAfter)
+  ) {
+    keptAfter += 1;
+  }
+  if (from < 1 || keptAfter < 1) return undefined;
   const stretch = items.slice(from, items.length - keptAfter);
   for (const item of stretch) {
-    if (!print(item, [])) return undefined;
+    if (!splicable(item)) return undefined;
   }
   const before = items[from - 1];
   const after = items[items.length - keptAfter];
   // The old text's lines from the neighbour before to the neighbour after.
   const old = base.text;
-  const oldFrom = dashLineOf(old, was.items[from - 1]);
-  const oldTo = dashLineOf(old, was.items[was.items.length - keptAfter]);
+  const oldFrom = dashLineOf(old, was[from - 1]);
+  const oldTo = dashLineOf(old, was[was.length - keptAfter]);
   if (oldFrom === undefined || oldTo === undefined || oldTo <= oldFrom) return undefined;
   const piece = writtenBetween(document, before, stretch, after);
   if (!piece || !old.startsWith(piece.afterItem, oldTo)) return undefined;
@@ -264,63 +253,30 @@ function blockListsOf(document: Document): YAMLSeq[] | undefined {
   return lists;
 }
 
-/** Directives or document markers: the whole stringify decides how they are written. */
-function hasMarkers(text: string): boolean {
-  return text.startsWith('%') || /^(?:---|\.\.\.)/m.test(text);
-}
-
-const PAIR = Symbol('pair');
-const ITEMS = Symbol('items');
-
-/** The document's own properties and its tree, leaving out the items of `lists`. */
-function printRest(document: Document, lists: ReadonlySet<YAMLSeq>, out: unknown[]): boolean {
-  out.push(document.contents, document.commentBefore, document.comment, document.directives);
-  const directives = document.directives;
-  if (directives) out.push(directives.docStart, directives.docEnd, directives.yaml.version);
-  return print(document.contents, out, lists);
-}
-
 /**
- * Appends to `out` everything the stringifier can read of a tree: each node's identity and
- * own properties (source ranges and tokens aside), items in order. False when the tree
- * holds what the splice does not follow: aliases, anchors, non-node values, object values.
+ * Whether the splice follows everything the stringifier can read of a tree: no aliases,
+ * anchors, non-node values or object values (a schema aside) among the nodes' own
+ * properties.
  */
-function print(root: unknown, out: unknown[], lists?: ReadonlySet<YAMLSeq>): boolean {
+function splicable(root: unknown): boolean {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || node === undefined) {
-      out.push(node);
-      continue;
-    }
+    if (node === null || node === undefined) continue;
     if (isPair(node)) {
-      out.push(PAIR, node);
       stack.push(node.value, node.key);
       continue;
     }
     if (!isNode(node) || isAlias(node) || node.anchor) return false;
-    out.push(node);
     const record = node as unknown as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      if (key === 'range' || key === 'srcToken' || key === 'items') continue;
+      if (key === 'range' || key === 'srcToken' || key === 'items' || key === 'schema') continue;
       const value = record[key];
-      if (typeof value === 'object' && value !== null && key !== 'schema') return false;
-      out.push(key, value);
+      if (typeof value === 'object' && value !== null) return false;
     }
     if (isCollection(node)) {
-      out.push(ITEMS);
-      if (lists?.has(node as YAMLSeq)) continue;
-      out.push(node.items.length);
       for (let index = node.items.length - 1; index >= 0; index--) stack.push(node.items[index]);
     }
-  }
-  return true;
-}
-
-function samePrint(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) {
-    if (!Object.is(a[index], b[index])) return false;
   }
   return true;
 }

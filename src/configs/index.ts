@@ -18,12 +18,14 @@ export {
   type EditorOperationsResult,
 } from './editor-operations';
 export { editBaseOf, parseEdited, parseIncrementally, type EditBase } from './incremental-parse';
+export { writeEdited } from './incremental-stringify';
 export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
 export {
   applyOperations,
   type ApplyOptions,
   type ApplyResult,
 } from './operations/apply-operations';
+export { EditChanges } from './operations/edit-changes';
 export type { OperationRefusal, RefusalStatus } from './operations/refusal';
 export {
   configData,
@@ -39,3 +41,4 @@ export {
 } from './parse';
 export { compareIssues } from './validation/issue-collector';
 export { validateConfigText, validateParsedConfig } from './validation/validate';
+export { validateEdited } from './validation/validate-edited';

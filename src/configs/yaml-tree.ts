@@ -84,3 +84,18 @@ export function hasAnchorsOrAliases(document: Document): boolean {
   });
   return found;
 }
+
+/**
+ * Whether the document may use anchors or aliases: text without `&` and `*` holds none (a
+ * cheap answer for large documents); else the tree is looked at.
+ */
+export function mayHoldAnchors(document: Document, text: string): boolean {
+  return (text.includes('&') || text.includes('*')) && hasAnchorsOrAliases(document);
+}
+
+/** Directives or document markers: a whole parse or stringify decides what they mean. */
+export function hasDirectivesOrMarkers(text: string): boolean {
+  // The regular expression only where a marker may be: it is slow on large texts.
+  const mayHold = text.includes('---') || text.includes('...');
+  return text.startsWith('%') || (mayHold && /^(?:---|\.\.\.)/m.test(text));
+}

@@ -15,6 +15,7 @@ import {
 } from 'yaml';
 import { toPointer, type PathSegment } from '../json-pointer';
 import { findPair, keyString, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
+import type { EditChanges } from './edit-changes';
 import { refuse } from './refusal';
 
 export type ListKey = 'apps' | 'ab_tests';
@@ -41,11 +42,18 @@ export class ApplyContext {
   constructor(
     readonly document: Document,
     readonly now: Date,
-  ) {}
+    private readonly changes?: EditChanges,
+  ) {
+    changes?.start(document);
+  }
 
-  /** Records a JSON Pointer the operations touched (in order, without duplicates). */
+  /**
+   * Records a JSON Pointer the operations touched (in order, without duplicates), right
+   * after the change there: every change to the document is touched (edit-changes.ts).
+   */
   touch(path: readonly PathSegment[]): void {
     this.applied.add(toPointer(path));
+    this.changes?.note(this.document, path);
   }
 
   appliedPaths(): string[] {

@@ -22,6 +22,7 @@ import {
 } from './ab-test-actions';
 import { createApp, deleteApp, updateApp } from './app-actions';
 import { ApplyContext } from './apply-context';
+import type { EditChanges } from './edit-changes';
 import { applySet, applyUnset } from './pointer-actions';
 import { RefusalError, refuse, type OperationRefusal } from './refusal';
 
@@ -32,6 +33,8 @@ export type ApplyResult =
 export interface ApplyOptions {
   /** The clock for started_at / ended_at; injected so results are reproducible. */
   readonly now?: Date;
+  /** Filled with what changed, by node, for the incremental write and parse. */
+  readonly changes?: EditChanges;
 }
 
 type Item = Readonly<Record<string, unknown>>;
@@ -62,7 +65,7 @@ export function applyOperations(
   operations: readonly Operation[],
   options: ApplyOptions = {},
 ): ApplyResult {
-  const context = new ApplyContext(document, options.now ?? new Date());
+  const context = new ApplyContext(document, options.now ?? new Date(), options.changes);
   for (const [operationIndex, operation] of operations.entries()) {
     const action = actionKeyOf(operation);
     const handler = HANDLERS[action];

@@ -95,3 +95,24 @@ export const requestsArb = fc.array(fc.array(operationArb, { minLength: 1, maxLe
   minLength: 1,
   maxLength: 4,
 });
+
+/**
+ * Edits of existing apps as a person makes them (most of them land), and edits that set
+ * what is already there (a large config's own app name), which change nodes, not text.
+ */
+export const appEditArb = fc.oneof(
+  fc
+    .integer({ min: 0, max: 11 })
+    .map((at) => ({ update_app: [{ id: `app-${at}`, name: `App number ${at}` }] })),
+  fc
+    .record({
+      at: fc.integer({ min: 0, max: 5 }),
+      platform: fc.constantFrom('web', 'ios', 'android', 'desktop'),
+      name: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('a\nb', 'x\n\n', ' y ')),
+    })
+    .map(({ at, platform, name }) => ({ update_app: [{ id: `app-${at}`, platform, name }] })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 11 }), fc.string({ maxLength: 8 }))
+    .map(([at, value]) => ({ set: [{ path: `/apps/${at}/settings/theme`, value }] })),
+  fc.integer({ min: 0, max: 11 }).map((at) => ({ delete_app: [{ id: `app-${at}` }] })),
+) as fc.Arbitrary<Operation>;

@@ -8,7 +8,18 @@ import { positionAt, type ParsedConfig } from '../parse';
 
 export type IssueRange = readonly [start: number, end: number];
 
-export class IssueCollector {
+/** Where rules put what they find. */
+export interface IssueSink {
+  add(
+    code: string,
+    severity: Severity,
+    message: string,
+    path: readonly PathSegment[] | string,
+    range: IssueRange | undefined,
+  ): void;
+}
+
+export class IssueCollector implements IssueSink {
   private readonly byKey = new Map<string, ValidationIssue>();
 
   constructor(private readonly parsed: ParsedConfig) {}

@@ -18,21 +18,42 @@ import {
   type NodeJsonType,
   type TreeNode,
 } from '../yaml-tree';
-import type { IssueCollector, IssueRange } from './issue-collector';
+import type { IssueRange, IssueSink } from './issue-collector';
 
 /** Aliases are followed this many times in all, so a billion-laughs document stays cheap. */
 const ALIAS_BUDGET = 10_000;
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * How an item of a top-level list (`apps`, `ab_tests`) is checked: `check(sink, item,
+ * index)` reports its issues (they depend on nothing but the item and its index) to `sink`.
+ */
+export type ItemCheck = (
+  list: string,
+  index: number,
+  item: TreeNode,
+  check: (sink: IssueSink, item: TreeNode, index: number) => void,
+) => void;
+
 interface Walk {
   readonly document: Document;
-  readonly issues: IssueCollector;
+  readonly issues: IssueSink;
   aliasesLeft: number;
+  readonly checkItem?: ItemCheck;
 }
 
-export function checkSchemaRules(document: Document, issues: IssueCollector): void {
-  const walk: Walk = { document, issues, aliasesLeft: ALIAS_BUDGET };
+/**
+ * Checks the document against the schema. `checkItem` may take over the items of the
+ * top-level lists (validate-edited.ts keeps their issues); only for documents without
+ * aliases, as an alias ties an item to another and the alias budget is shared.
+ */
+export function checkSchemaRules(
+  document: Document,
+  issues: IssueSink,
+  checkItem?: ItemCheck,
+): void {
+  const walk: Walk = { document, issues, aliasesLeft: ALIAS_BUDGET, checkItem };
   checkNode(walk, document.contents as TreeNode, configJsonSchema, [], undefined);
 }
 
@@ -238,8 +259,16 @@ function checkSeq(
   }
   if (schema.items) {
     const itemSchema = schema.items;
+    const [list] = path;
+    const checkItem = path.length === 1 && typeof list === 'string' ? walk.checkItem : undefined;
+    const check = (sink: IssueSink, item: TreeNode, index: number) => {
+      const inner: Walk = { ...walk, issues: sink };
+      checkNode(inner, item, itemSchema, [...path, index], undefined);
+      walk.aliasesLeft = inner.aliasesLeft;
+    };
     seq.items.forEach((item, index) => {
-      checkNode(walk, item as TreeNode, itemSchema, [...path, index], undefined);
+      if (checkItem) checkItem(list as string, index, item as TreeNode, check);
+      else checkNode(walk, item as TreeNode, itemSchema, [...path, index], undefined);
     });
   }
 }

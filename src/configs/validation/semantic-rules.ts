@@ -16,54 +16,76 @@ import {
   valueRange,
   type TreeNode,
 } from '../yaml-tree';
-import type { IssueCollector } from './issue-collector';
+import type { IssueSink } from './issue-collector';
 
 interface Item {
   readonly index: number;
   readonly map: YAMLMap;
 }
 
-interface AppInfo {
-  readonly index: number;
+/** What the rules that span items read of an app: it depends on the app alone. */
+export interface AppSummary {
+  readonly id: string | undefined;
+  /** The id's value node, where a duplicate id is reported. */
+  readonly idNode: unknown;
   readonly settingKeys: ReadonlySet<string>;
   readonly enabled: boolean;
 }
 
-export function checkSemanticRules(document: Document, issues: IssueCollector): void {
+export function summarizeApp(document: Document, map: YAMLMap): AppSummary {
+  const idNode = findPair(map, 'id')?.value;
+  const enabled = field(document, map, 'enabled');
+  return {
+    id: stringValue(resolveAlias(document, (idNode ?? null) as TreeNode)),
+    idNode,
+    settingKeys: new Set(mapPairs(document, field(document, map, 'settings')).map(keyString)),
+    enabled: !(isScalar(enabled) && enabled.value === false),
+  };
+}
+
+/**
+ * `summaryOf` gives an app's summary; validate-edited.ts gives the ones it kept for the
+ * apps an edit left alone.
+ */
+export function checkSemanticRules(
+  document: Document,
+  issues: IssueSink,
+  summaryOf: (app: YAMLMap) => AppSummary = (app) => summarizeApp(document, app),
+): void {
   const root = resolveAlias(document, document.contents as TreeNode);
   const apps = mapItems(document, topLevel(document, root, 'apps'));
   const tests = mapItems(document, topLevel(document, root, 'ab_tests'));
 
-  const appsById = new Map<string, AppInfo>();
-  for (const { id, item } of uniqueIds(
-    document,
+  const appsById = new Map<string, AppSummary>();
+  const appIds = uniqueIds(
     apps,
+    (item) => summaryOf(item.map),
     ['apps'],
     'app.duplicate_id',
     'app',
     issues,
-  )) {
-    const enabled = field(document, item.map, 'enabled');
-    appsById.set(id, {
-      index: item.index,
-      settingKeys: new Set(
-        mapPairs(document, field(document, item.map, 'settings')).map(keyString),
-      ),
-      enabled: !(isScalar(enabled) && enabled.value === false),
-    });
-  }
-  uniqueIds(document, tests, ['ab_tests'], 'ab_test.duplicate_id', 'A/B test', issues);
+  );
+  for (const { id, item } of appIds) appsById.set(id, summaryOf(item.map));
+  uniqueIds(tests, idOf(document), ['ab_tests'], 'ab_test.duplicate_id', 'A/B test', issues);
 
   for (const test of tests) {
     checkTest(document, test, appsById, issues);
   }
 }
 
+/** An item's id, read from the tree, and its value node. */
+function idOf(document: Document) {
+  return (item: Item) => {
+    const idNode = findPair(item.map, 'id')?.value;
+    return { id: stringValue(resolveAlias(document, (idNode ?? null) as TreeNode)), idNode };
+  };
+}
+
 function checkTest(
   document: Document,
   test: Item,
-  appsById: ReadonlyMap<string, AppInfo>,
-  issues: IssueCollector,
+  appsById: ReadonlyMap<string, AppSummary>,
+  issues: IssueSink,
 ): void {
   const path: PathSegment[] = ['ab_tests', test.index];
   const testId = stringValue(field(document, test.map, 'id')) ?? `#${test.index}`;
@@ -95,8 +117,8 @@ function checkTest(
   const variants = mapItems(document, resolveAlias(document, variantsPair?.value as TreeNode));
   const variantIds = new Set(
     uniqueIds(
-      document,
       variants,
+      idOf(document),
       [...path, 'variants'],
       'ab_test.duplicate_variant',
       'variant',
@@ -143,7 +165,7 @@ function checkWinner(
   testId: string,
   status: string | undefined,
   variantIds: ReadonlySet<string>,
-  issues: IssueCollector,
+  issues: IssueSink,
 ): void {
   const path: PathSegment[] = ['ab_tests', test.index, 'winner'];
   const winnerPair = findPair(test.map, 'winner');
@@ -183,17 +205,16 @@ function checkWinner(
  * without a string id are skipped (the schema rules report them).
  */
 function uniqueIds(
-  document: Document,
   items: readonly Item[],
+  idOfItem: (item: Item) => { readonly id: string | undefined; readonly idNode: unknown },
   listPath: readonly PathSegment[],
   code: string,
   what: string,
-  issues: IssueCollector,
+  issues: IssueSink,
 ): { id: string; item: Item }[] {
   const first = new Map<string, Item>();
   for (const item of items) {
-    const idPair = findPair(item.map, 'id');
-    const id = stringValue(resolveAlias(document, idPair?.value as TreeNode));
+    const { id, idNode } = idOfItem(item);
     if (id === undefined) continue;
     const holder = first.get(id);
     if (holder) {
@@ -202,7 +223,7 @@ function uniqueIds(
         'error',
         `Another ${what} (item ${holder.index}) already has the id "${id}"`,
         [...listPath, item.index, 'id'],
-        valueRange(idPair?.value),
+        valueRange(idNode),
       );
     } else {
       first.set(id, item);

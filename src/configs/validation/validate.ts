@@ -44,6 +44,15 @@ export function validateParsedConfig(
       });
     }
   }
+  return reportOf(parsed, issues, source);
+}
+
+/** The report of what the rules found. */
+export function reportOf(
+  parsed: ParsedConfig,
+  issues: IssueCollector,
+  source: ValidationSource,
+): ValidationReport {
   const list = issues.issues();
   const errorCount = list.filter((issue) => issue.severity !== 'warning').length;
   return {

@@ -13,9 +13,10 @@ import type { ValidationReport } from '../../contract/validation';
 import { editBaseOf, parseEdited } from '../../configs/incremental-parse';
 import { writeEdited } from '../../configs/incremental-stringify';
 import { applyOperations } from '../../configs/operations/apply-operations';
+import { EditChanges } from '../../configs/operations/edit-changes';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig, type ParsedConfig } from '../../configs/parse';
-import { validateParsedConfig } from '../../configs/validation/validate';
+import { validateEdited } from '../../configs/validation/validate-edited';
 import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
@@ -94,9 +95,10 @@ export class ConfigService {
       // The cached document is edited in place; a refusal below leaves it out of the cache.
       const parsed = this.cache.take(target.id, target.revision) ?? parseConfig(target.yaml);
       const base = editBaseOf(parsed);
-      const applied = applyOperations(parsed.document, request.operations, { now });
+      const changes = new EditChanges();
+      const applied = applyOperations(parsed.document, request.operations, { now, changes });
       if (!applied.ok) throw refusalProblem(applied.refusal);
-      const yaml = writeEdited(base, parsed.document);
+      const yaml = writeEdited(base, parsed.document, changes);
       if (Buffer.byteLength(yaml) > MAX_CONFIG_YAML_BYTES) {
         throw HttpProblem.of(
           'config_too_large',
@@ -105,11 +107,11 @@ export class ConfigService {
       }
       // Positions for the report: only the changed items are parsed again when that gives
       // what a whole parse would (src/configs/incremental-parse.ts).
-      const next = parseEdited(base, parsed.document, yaml);
+      const next = parseEdited(base, parsed.document, yaml, changes);
 
       if (lifecycle) {
         const label = request.summary?.trim() || defaultLifecycleLabel(request.operations);
-        const report = validateParsedConfig(next, { type: 'published', name: label });
+        const report = validateEdited(next, { type: 'published', name: label });
         if (!report.valid) {
           throw HttpProblem.of(
             'invalid_config',
@@ -148,7 +150,7 @@ export class ConfigService {
       }
 
       if (target.kind === 'draft') {
-        const report = validateParsedConfig(next, { type: 'draft', name: target.label });
+        const report = validateEdited(next, { type: 'draft', name: target.label });
         const revision = target.revision + 1;
         tx.update(target.id, { ...reportColumns(report), yaml, revision, updated_at: at });
         tx.addHistory(
@@ -176,7 +178,7 @@ export class ConfigService {
       }
 
       const label = request.summary?.trim() || defaultDraftLabel(request.operations);
-      const report = validateParsedConfig(next, { type: 'draft', name: label });
+      const report = validateEdited(next, { type: 'draft', name: label });
       const id = newId('cfg_');
       tx.insert(
         newRow({ id, kind: 'draft', label, report, base: target.id, at, published: false }),
