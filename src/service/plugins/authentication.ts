@@ -53,28 +53,90 @@ export function declareAuthenticationFields(app: FastifyInstance): void {
   app.decorateRequest('principal', undefined);
 }
 
-/** The key, user and account a bearer token names, looked up at most once a request. */
-export async function lookUpKey(
+/** Tokens kept with their hash at most; the memo is emptied when full. */
+const MAX_REMEMBERED_TOKENS = 1_000;
+
+/**
+ * SHA-256 of the keys in use, so that a client's every request does not hash its key
+ * again: in place, under load, that hash was a tenth of the service's CPU on GET /auth/status
+ * (docs/benchmarks.md). Only keys that are known and not revoked are kept, a key is dropped
+ * when it stops being one, and every change to the database empties the principals the
+ * hashes lead to, so a revocation still applies on the very next request. The price: the
+ * process's memory holds the keys of recent clients in clear, as it holds every request's
+ * Authorization header while it runs (docs/operations.md).
+ */
+class RememberedHashes {
+  private readonly byToken = new Map<string, string>();
+
+  of(token: string): string {
+    return this.byToken.get(token) ?? hashSecret(token);
+  }
+
+  keep(token: string, keyHash: string): void {
+    if (this.byToken.has(token)) return;
+    if (this.byToken.size >= MAX_REMEMBERED_TOKENS) this.byToken.clear();
+    this.byToken.set(token, keyHash);
+  }
+
+  forget(token: string): void {
+    this.byToken.delete(token);
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+}
+
+export const rememberedHashes = new RememberedHashes();
+
+/** A value now, or later where the store must wait on I/O (`Store.findPrincipalByKeyHashNow`). */
+type Eventually<T> = T | Promise<T>;
+
+/**
+ * The key, user and account a bearer token names, looked up at most once a request: at
+ * once in a store that can (SQLite), so that the request does not wait a turn of the
+ * microtask queue per step on the way.
+ */
+export function lookUpKey(
   store: Store,
   request: FastifyRequest,
   token: string,
-): Promise<Principal | undefined> {
-  if (request.keyLookup?.token !== token) {
-    request.keyLookup = { token, principal: await store.findPrincipalByKeyHash(hashSecret(token)) };
-  }
-  return request.keyLookup.principal;
+): Eventually<Principal | undefined> {
+  if (request.keyLookup?.token === token) return request.keyLookup.principal;
+  const keyHash = rememberedHashes.of(token);
+  const remember = (principal: Principal | undefined) => {
+    if (principal && principal.key.revoked_at === null) rememberedHashes.keep(token, keyHash);
+    else rememberedHashes.forget(token);
+    request.keyLookup = { token, principal };
+    return principal;
+  };
+  return store.findPrincipalByKeyHashNow
+    ? remember(store.findPrincipalByKeyHashNow(keyHash))
+    : store.findPrincipalByKeyHash(keyHash).then(remember);
 }
 
-export async function authenticate(
+/** The request's principal; an HttpProblem, thrown or rejected, is the answer otherwise. */
+export function authenticate(
   store: Store,
   clock: Clock,
   request: FastifyRequest,
-): Promise<Principal> {
+): Eventually<Principal> {
   const token = bearerToken(request);
   if (token === undefined)
     throw unauthorized('Send an API key: Authorization: Bearer <key>', false);
   if (!isWellFormedSecret(token)) throw unauthorized('The API key is malformed', true);
-  const principal = await lookUpKey(store, request, token);
+  const found = lookUpKey(store, request, token);
+  return found instanceof Promise
+    ? found.then((principal) => admit(store, clock, principal))
+    : admit(store, clock, found);
+}
+
+/** A known key that is neither revoked nor expired; its last use is noted once a minute. */
+function admit(
+  store: Store,
+  clock: Clock,
+  principal: Principal | undefined,
+): Eventually<Principal> {
   if (!principal) throw unauthorized('The API key is not known', true);
   const now = clock();
   if (principal.key.revoked_at !== null) throw unauthorized('The API key was revoked', true);
@@ -82,8 +144,9 @@ export async function authenticate(
     throw unauthorized('The API key has expired', true);
   }
   const lastUsed = principal.key.last_used_at === null ? 0 : Date.parse(principal.key.last_used_at);
-  if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS)
-    await store.touchApiKey(principal.key.id, now.toISOString());
+  if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+    return store.touchApiKey(principal.key.id, now.toISOString()).then(() => principal);
+  }
   return principal;
 }
 

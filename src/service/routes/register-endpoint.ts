@@ -83,12 +83,23 @@ export function registerEndpoint<N extends EndpointName>(
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts against a limit, and a request without a valid key learns nothing about its body.
-    preParsing: async (request, _reply, payload) => {
-      if (endpoint.auth !== 'api_key') return payload;
-      request.principal = await authenticate(deps.store, deps.clock, request);
-      if (endpoint.permission && !options.permission)
-        requirePermission(request.principal, endpoint.permission);
-      return payload;
+    // In callback form, so that a key the store looks up at once goes on at once. What it
+    // throws or rejects with (a 401 or 403 HttpProblem) goes to the error handler.
+    preParsing: (request, _reply, payload, done) => {
+      if (endpoint.auth !== 'api_key') return done(null, payload);
+      const admit = (principal: Principal) => {
+        request.principal = principal;
+        try {
+          if (endpoint.permission && !options.permission)
+            requirePermission(principal, endpoint.permission);
+        } catch (error) {
+          return done(error as Error);
+        }
+        done(null, payload);
+      };
+      const principal = authenticate(deps.store, deps.clock, request);
+      if (principal instanceof Promise) principal.then(admit, (error: Error) => done(error));
+      else admit(principal);
     },
     handler: async (request, reply) => {
       const parsed = {

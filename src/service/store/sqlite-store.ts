@@ -202,6 +202,10 @@ export class SqliteStore implements Store {
    * fails on the very next request, and an unchanged database costs one cheap query.
    */
   async findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined> {
+    return this.findPrincipalByKeyHashNow(keyHash);
+  }
+
+  findPrincipalByKeyHashNow(keyHash: string): Principal | undefined {
     const dataVersion = this.statements.dataVersion.get() as number;
     if (dataVersion !== this.principalsDataVersion || this.ownWrites !== this.principalsOwnWrites) {
       this.principals.clear();

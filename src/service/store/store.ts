@@ -88,6 +88,12 @@ export interface Store {
   ): Promise<ApiKeyRecord | undefined>;
   /** The key with this SHA-256, its user and account, whatever its state. */
   findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined>;
+  /**
+   * The same lookup without a promise, in a store that answers without waiting on I/O
+   * (SQLite); absent in one that must wait (PostgreSQL). Every authenticated request makes
+   * this lookup, and each `await` on its way costs a turn of the microtask queue.
+   */
+  findPrincipalByKeyHashNow?(keyHash: string): Principal | undefined;
   touchApiKey(id: string, at: string): Promise<void>;
 
   listConfigs(
