@@ -73,6 +73,17 @@ describe('authenticate', () => {
     expect(rememberedHashes.size).toBe(before - 1);
   });
 
+  it('forgets a key once it has expired', async () => {
+    const expiring = await service.keyFor('viewer', { expiresInDays: 1 });
+    await authenticate(service.store, clock, requestWith(expiring));
+    const before = rememberedHashes.size;
+    now = new Date(now.getTime() + 86_400_000);
+    expect(() => authenticate(service.store, clock, requestWith(expiring))).toThrow(
+      'The API key has expired',
+    );
+    expect(rememberedHashes.size).toBe(before - 1);
+  });
+
   it('keeps at most a thousand keys', () => {
     for (let i = 0; i < 1_500; i++) rememberedHashes.keep(`sk_fake${i}`, `hash${i}`);
     expect(rememberedHashes.size).toBeLessThanOrEqual(1_000);

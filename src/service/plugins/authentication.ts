@@ -127,20 +127,22 @@ export function authenticate(
   if (!isWellFormedSecret(token)) throw unauthorized('The API key is malformed', true);
   const found = lookUpKey(store, request, token);
   return found instanceof Promise
-    ? found.then((principal) => admit(store, clock, principal))
-    : admit(store, clock, found);
+    ? found.then((principal) => admit(store, clock, token, principal))
+    : admit(store, clock, token, found);
 }
 
 /** A known key that is neither revoked nor expired; its last use is noted once a minute. */
 function admit(
   store: Store,
   clock: Clock,
+  token: string,
   principal: Principal | undefined,
 ): Eventually<Principal> {
   if (!principal) throw unauthorized('The API key is not known', true);
   const now = clock();
   if (principal.key.revoked_at !== null) throw unauthorized('The API key was revoked', true);
   if (principal.key.expires_at !== null && Date.parse(principal.key.expires_at) <= now.getTime()) {
+    rememberedHashes.forget(token);
     throw unauthorized('The API key has expired', true);
   }
   const lastUsed = principal.key.last_used_at === null ? 0 : Date.parse(principal.key.last_used_at);
