@@ -40,7 +40,12 @@ import {
 import { writeBaseOf, type WriteBase } from './incremental-stringify';
 import type { EditChanges } from './operations/edit-changes';
 import { parseConfig, YAML_PARSE_OPTIONS, type ParsedConfig } from './parse';
-import { hasAnchorsOrAliases, hasDirectivesOrMarkers, mayHoldAnchors } from './yaml-tree';
+import {
+  hasAnchorsOrAliases,
+  hasDirectivesOrMarkers,
+  mayHoldAnchors,
+  sourceRange,
+} from './yaml-tree';
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
@@ -202,7 +207,7 @@ function moveRangesAfter(
       stack.push(node.value, node.key);
       continue;
     }
-    const range = rangeOf(node);
+    const range = sourceRange(node);
     if (range) move(range);
     if (!isCollection(node)) continue;
     const items = node.items;
@@ -351,13 +356,8 @@ function listStillHolds(document: Document.Parsed, seq: YAMLSeq): boolean {
   return root.items.some((pair) => pair.value === seq) && !seq.flow;
 }
 
-function rangeOf(node: unknown): [number, number, number] | undefined {
-  const range = (node as { range?: [number, number, number] | null } | null)?.range;
-  return range ?? undefined;
-}
-
 function nodeEnd(node: unknown): number {
-  return rangeOf(node)?.[2] ?? -1;
+  return sourceRange(node)?.[2] ?? -1;
 }
 
 /**
@@ -365,7 +365,7 @@ function nodeEnd(node: unknown): number {
  * only spaces before the dash on the line, only spaces between the dash and the node.
  */
 function dashOf(text: string, item: unknown): number | undefined {
-  const range = rangeOf(item);
+  const range = sourceRange(item);
   if (!range) return undefined;
   let at = range[0] - 1;
   while (at >= 0 && text.charCodeAt(at) === SPACE) at -= 1;
@@ -392,7 +392,7 @@ function lineEndAfter(text: string, offset: number): number {
 function shiftNode(node: unknown, by: number): boolean {
   let ok = true;
   walk(node, (each) => {
-    const range = rangeOf(each);
+    const range = sourceRange(each);
     if (!range) {
       ok = false;
       return;
@@ -432,7 +432,7 @@ function shiftRanges(
         return;
       }
       seen.add(node);
-      const range = rangeOf(node);
+      const range = sourceRange(node);
       if (!range) {
         ok = false;
         return;

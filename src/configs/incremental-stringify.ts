@@ -53,7 +53,7 @@ import {
   YAML_STRINGIFY_OPTIONS,
   type ParsedConfig,
 } from './parse';
-import { hasDirectivesOrMarkers, mayHoldAnchors } from './yaml-tree';
+import { hasDirectivesOrMarkers, mayHoldAnchors, sourceRange } from './yaml-tree';
 
 /** What writing an edited document needs to know about it before operations change it. */
 export interface WriteBase {
@@ -286,7 +286,7 @@ function splicable(root: unknown): boolean {
  * line (`  - id: x`): only spaces before the dash on the line, only spaces after it.
  */
 function dashLineOf(text: string, item: unknown): number | undefined {
-  const range = (item as { range?: [number, number, number] | null } | null)?.range;
+  const range = sourceRange(item);
   if (!range) return undefined;
   let at = range[0] - 1;
   while (at >= 0 && text[at] === ' ') at -= 1;

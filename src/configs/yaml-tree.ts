@@ -57,9 +57,17 @@ export function stringValue(node: TreeNode): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
 }
 
+/**
+ * A node's source range as `yaml` keeps it (`[start, valueEnd, nodeEnd]`): the node's own
+ * array, which the incremental parse moves; undefined for a node not from the source.
+ */
+export function sourceRange(node: unknown): [number, number, number] | undefined {
+  return (node as { range?: [number, number, number] | null } | null)?.range ?? undefined;
+}
+
 /** The source range of a node's value, `[start, end)`, if it came from the source. */
 export function valueRange(node: unknown): [number, number] | undefined {
-  const range = (node as { range?: [number, number, number] | null } | null)?.range;
+  const range = sourceRange(node);
   return range ? [range[0], range[1]] : undefined;
 }
 

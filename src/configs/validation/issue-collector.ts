@@ -8,6 +8,15 @@ import { positionAt, type ParsedConfig } from '../parse';
 
 export type IssueRange = readonly [start: number, end: number];
 
+/** An issue's path as a JSON pointer, and its key: one issue per (code, path) is kept. */
+export function issueIdentity(
+  code: string,
+  path: readonly PathSegment[] | string,
+): { pointer: string; key: string } {
+  const pointer = typeof path === 'string' ? path : toPointer(path);
+  return { pointer, key: `${code}\u0000${pointer}` };
+}
+
 /** Where rules put what they find. */
 export interface IssueSink {
   add(
@@ -31,8 +40,7 @@ export class IssueCollector implements IssueSink {
     path: readonly PathSegment[] | string,
     range: IssueRange | undefined,
   ): void {
-    const pointer = typeof path === 'string' ? path : toPointer(path);
-    const key = `${code}\u0000${pointer}`;
+    const { pointer, key } = issueIdentity(code, path);
     if (this.byKey.has(key)) return;
     const [start, end] = range ?? [0, 0];
     this.byKey.set(key, {
@@ -45,7 +53,7 @@ export class IssueCollector implements IssueSink {
   }
 
   addIssue(issue: ValidationIssue): void {
-    const key = `${issue.code}\u0000${issue.path}`;
+    const { key } = issueIdentity(issue.code, issue.path);
     if (!this.byKey.has(key)) this.byKey.set(key, issue);
   }
 

@@ -18,10 +18,10 @@
 import { isMap } from 'yaml';
 import type { Severity, ValidationReport, ValidationSource } from '../../contract/validation';
 import { takeEditedFrom } from '../incremental-parse';
-import { toPointer, type PathSegment } from '../json-pointer';
+import type { PathSegment } from '../json-pointer';
 import type { ParsedConfig } from '../parse';
-import { mayHoldAnchors, type TreeNode } from '../yaml-tree';
-import { IssueCollector, type IssueRange, type IssueSink } from './issue-collector';
+import { mayHoldAnchors, sourceRange } from '../yaml-tree';
+import { IssueCollector, issueIdentity, type IssueRange, type IssueSink } from './issue-collector';
 import { checkSchemaRules } from './schema-rules';
 import { checkSemanticRules, summarizeApp, type AppSummary } from './semantic-rules';
 import { reportOf, validateParsedConfig } from './validate';
@@ -71,7 +71,7 @@ export function validateEdited(
   let kept = 0;
   try {
     checkSchemaRules(document, issues, (list, index, item, check) => {
-      const range = rangeOf(item);
+      const range = sourceRange(item);
       if (!range) throw new Error('an item without a source range');
       const [start, , end] = range;
       let found = previous?.get(item);
@@ -115,15 +115,10 @@ class ItemRecorder implements IssueSink {
     path: readonly PathSegment[] | string,
     range: IssueRange | undefined,
   ): void {
-    const pointer = typeof path === 'string' ? path : toPointer(path);
-    const key = `${code}\u0000${pointer}`;
+    const { pointer, key } = issueIdentity(code, path);
     if (this.keys.has(key)) return;
     this.keys.add(key);
     const relative = range && ([range[0] - this.start, range[1] - this.start] as const);
     this.issues.push({ code, severity, message, path: pointer, range: relative });
   }
-}
-
-function rangeOf(node: TreeNode): readonly [number, number, number] | undefined {
-  return (node as { range?: [number, number, number] | null } | null)?.range ?? undefined;
 }
