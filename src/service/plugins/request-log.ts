@@ -59,8 +59,6 @@ export class OneLinePerRequest extends LogController {
   }
 }
 
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-
 /**
  * `request.log`, made only when something writes to it. Fastify gives every request a
  * child of the service's logger, and pino serialises the child's bindings when it is made:
@@ -98,7 +96,7 @@ class LazyRequestLogger {
 for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const) {
   Object.defineProperty(LazyRequestLogger.prototype, level, {
     value: function (this: { logger: FastifyBaseLogger }, ...args: Parameters<LogFn>) {
-      (this.logger[level satisfies Level] as (...rest: Parameters<LogFn>) => void)(...args);
+      (this.logger[level] as (...rest: Parameters<LogFn>) => void)(...args);
     },
   });
 }
