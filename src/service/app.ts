@@ -16,6 +16,7 @@ import { registerApiKeyRoutes } from './routes/api-key-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
+import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/edit-pool';
 import type { Store } from './store/store';
 
 export interface AppOptions {
@@ -25,6 +26,10 @@ export interface AppOptions {
   /** The built console (dist/); not served when absent. */
   readonly consoleDir?: string;
   readonly logger?: FastifyServerOptions['logger'];
+  /** Settings of the worker threads that compute edits, started and closed with the app. */
+  readonly editPool?: EditPoolSettings;
+  /** Or a pool the caller owns and closes, shared by several apps (tests). */
+  readonly sharedEditPool?: EditPool;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -65,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps = { store: options.store, clock };
   registerMetaRoutes(app, deps);
   registerAuthRoutes(app, deps);
-  registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock) });
+  const edits = options.sharedEditPool ?? new EditPool(options.editPool ?? DEFAULT_EDIT_POOL);
+  if (!options.sharedEditPool) app.addHook('onClose', () => edits.close());
+  registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock, edits) });
   registerApiKeyRoutes(app, deps);
   await registerConsole(app, options.consoleDir);
   return app;

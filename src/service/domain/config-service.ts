@@ -6,23 +6,20 @@
  */
 import type { ConfigEditRequest, ConfigEditResult, ConfigKind } from '../../contract/config-edit';
 import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
-import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
-import { editBaseOf, parseEdited } from '../../configs/incremental-parse';
-import { writeEdited } from '../../configs/incremental-stringify';
-import { applyOperations } from '../../configs/operations/apply-operations';
-import { EditChanges } from '../../configs/operations/edit-changes';
 import type { OperationRefusal } from '../../configs/operations/refusal';
-import { parseConfig, type ParsedConfig } from '../../configs/parse';
-import { validateEdited } from '../../configs/validation/validate-edited';
+import type { EditPool } from '../edit-work/edit-pool';
 import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
-import type { Store } from '../store/store';
+import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
-import { DocumentCache } from './document-cache';
+import { OneAtATime } from './one-at-a-time';
+
+/** An edit computed from a revision that is no longer current is computed again, so often. */
+const MAX_EDIT_ATTEMPTS = 5;
 
 export interface EditOutcome {
   readonly result: ConfigEditResult;
@@ -30,10 +27,12 @@ export interface EditOutcome {
 }
 
 export class ConfigService {
+  private readonly oneAtATime = new OneAtATime();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly cache = new DocumentCache(),
+    private readonly edits: EditPool,
   ) {}
 
   async list(principal: Principal, kind?: ConfigKind): Promise<ConfigSummary[]> {
@@ -66,141 +65,96 @@ export class ConfigService {
     return (await this.store.history(principal.account.id, id)).map(toHistoryEntry);
   }
 
-  /** POST /config/edit. `expectedRevision` comes from If-Match. */
+  /**
+   * POST /config/edit. `expectedRevision` comes from If-Match. The edit is computed in a
+   * worker from the config as read, then stored only if the config is still at that
+   * revision. When another instance stored an edit meanwhile, it is computed again, under
+   * the account's lock where the store can hold one that long (PostgreSQL).
+   */
   async edit(
     principal: Principal,
     request: ConfigEditRequest,
     expectedRevision?: number,
   ): Promise<EditOutcome> {
+    const accountId = principal.account.id;
+    const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
+    return this.oneAtATime.run(request.config_id ?? `live of ${accountId}`, async () => {
+      for (let attempt = 1; attempt <= MAX_EDIT_ATTEMPTS; attempt++) {
+        if (attempt > 1 && this.store.changeConfigsWhileLocked) {
+          return this.store.changeConfigsWhileLocked(accountId, reads, async (tx) => {
+            const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
+            const computed = await this.compute(principal, request, target, expectedRevision);
+            return storeEdit(tx, principal, request, target, computed);
+          });
+        }
+        const liveId = request.config_id ? undefined : await this.store.getLiveId(accountId);
+        const targetId = request.config_id ?? liveId;
+        const row = targetId && (await this.store.getConfig(accountId, targetId));
+        const target = editTarget(request, liveId, () => row || undefined);
+        const computed = await this.compute(principal, request, target, expectedRevision);
+        const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
+          const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
+          if (current.id !== target.id || current.revision !== target.revision) return 'stale';
+          return storeEdit(tx, principal, request, target, computed);
+        });
+        if (outcome !== 'stale') return outcome;
+      }
+      throw HttpProblem.of(
+        'service_busy',
+        'The config kept changing while this edit was computed; send it again',
+        {},
+        { 'retry-after': '1' },
+      );
+    });
+  }
+
+  /** The edit's CPU work, in the edit pool; refusals become problems here. */
+  private async compute(
+    principal: Principal,
+    request: ConfigEditRequest,
+    target: ConfigRecordRow,
+    expectedRevision: number | undefined,
+  ): Promise<ComputedEdit> {
+    if (expectedRevision !== undefined && expectedRevision !== target.revision) {
+      throw HttpProblem.of(
+        'precondition_failed',
+        `The config ${target.id} is at revision ${target.revision}, not ${expectedRevision}: reload it and apply the edit again`,
+      );
+    }
     const lifecycle = request.operations.some((operation) =>
       isLifecycleAction(actionKeyOf(operation)),
     );
+    const resultId = lifecycle || target.kind !== 'draft' ? newId('cfg_') : target.id;
+    const label = lifecycle
+      ? request.summary?.trim() || defaultLifecycleLabel(request.operations)
+      : target.kind === 'draft'
+        ? target.label
+        : request.summary?.trim() || defaultDraftLabel(request.operations);
     const now = this.clock();
-    const at = now.toISOString();
-    let written: { id: string; revision: number; parsed: ParsedConfig } | undefined;
-
-    const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
-    const result = await this.store.changeConfigs(principal.account.id, reads, (tx) => {
-      const targetId = request.config_id ?? tx.liveId();
-      const target = targetId === undefined ? undefined : tx.get(targetId);
-      if (!target)
-        throw notFound(request.config_id ? `The config ${request.config_id}` : 'A live config');
-      if (expectedRevision !== undefined && expectedRevision !== target.revision) {
-        throw HttpProblem.of(
-          'precondition_failed',
-          `The config ${target.id} is at revision ${target.revision}, not ${expectedRevision}: reload it and apply the edit again`,
-        );
-      }
-
-      // The cached document is edited in place; a refusal below leaves it out of the cache.
-      const parsed = this.cache.take(target.id, target.revision) ?? parseConfig(target.yaml);
-      const base = editBaseOf(parsed);
-      const changes = new EditChanges();
-      const applied = applyOperations(parsed.document, request.operations, { now, changes });
-      if (!applied.ok) throw refusalProblem(applied.refusal);
-      const yaml = writeEdited(base, parsed.document, changes);
-      if (Buffer.byteLength(yaml) > MAX_CONFIG_YAML_BYTES) {
-        throw HttpProblem.of(
-          'config_too_large',
-          `The resulting config would be over ${MAX_CONFIG_YAML_BYTES} bytes`,
-        );
-      }
-      // Positions for the report: only the changed items are parsed again when that gives
-      // what a whole parse would (src/configs/incremental-parse.ts).
-      const next = parseEdited(base, parsed.document, yaml, changes);
-
-      if (lifecycle) {
-        const label = request.summary?.trim() || defaultLifecycleLabel(request.operations);
-        const report = validateEdited(next, { type: 'published', name: label });
-        if (!report.valid) {
-          throw HttpProblem.of(
-            'invalid_config',
-            `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
-            { validation: report },
-          );
-        }
-        const id = newId('cfg_');
-        tx.insert(
-          newRow({ id, kind: 'published', label, report, base: target.id, at, published: true }),
-        );
-        tx.setLive(id);
-        if (target.kind === 'draft') tx.close(target.id, 'published', at);
-        tx.addHistory(
-          history(
-            principal,
-            id,
-            'lifecycle',
-            at,
-            1,
-            label,
-            request.operations,
-            applied.appliedPaths,
-          ),
-        );
-        written = { id, revision: 1, parsed: next };
-        return editResult(
-          principal,
-          id,
-          'published',
-          true,
-          target.id,
-          applied.appliedPaths,
-          report,
-        );
-      }
-
-      if (target.kind === 'draft') {
-        const report = validateEdited(next, { type: 'draft', name: target.label });
-        const revision = target.revision + 1;
-        tx.update(target.id, { ...reportColumns(report), yaml, revision, updated_at: at });
-        tx.addHistory(
-          history(
-            principal,
-            target.id,
-            'edit',
-            at,
-            revision,
-            request.summary ?? null,
-            request.operations,
-            applied.appliedPaths,
-          ),
-        );
-        written = { id: target.id, revision, parsed: next };
-        return editResult(
-          principal,
-          target.id,
-          'draft',
-          false,
-          target.id,
-          applied.appliedPaths,
-          report,
-        );
-      }
-
-      const label = request.summary?.trim() || defaultDraftLabel(request.operations);
-      const report = validateEdited(next, { type: 'draft', name: label });
-      const id = newId('cfg_');
-      tx.insert(
-        newRow({ id, kind: 'draft', label, report, base: target.id, at, published: false }),
-      );
-      tx.addHistory(
-        history(
-          principal,
-          id,
-          'edit',
-          at,
-          1,
-          request.summary ?? null,
-          request.operations,
-          applied.appliedPaths,
-        ),
-      );
-      written = { id, revision: 1, parsed: next };
-      return editResult(principal, id, 'draft', true, target.id, applied.appliedPaths, report);
+    const computed = await this.edits.run(principal.account.id, {
+      configId: target.id,
+      text: target.yaml,
+      operations: request.operations,
+      now,
+      resultId,
+      source: { type: lifecycle ? 'published' : 'draft', name: label },
     });
-
-    if (written) this.cache.put(written.id, written.revision, written.parsed);
-    return { result, revision: written?.revision ?? 1 };
+    if (computed.kind === 'refused') throw refusalProblem(computed.refusal);
+    if (computed.kind === 'too_large') {
+      throw HttpProblem.of(
+        'config_too_large',
+        `The resulting config would be over ${computed.limitBytes} bytes`,
+      );
+    }
+    const { report } = computed;
+    if (lifecycle && !report.valid) {
+      throw HttpProblem.of(
+        'invalid_config',
+        `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
+        { validation: report },
+      );
+    }
+    return { ...computed, lifecycle, resultId, label, at: now.toISOString() };
   }
 
   /** POST /configs/{id}/publish: a valid draft becomes a new published version, live. */
@@ -293,6 +247,73 @@ export class ConfigService {
       });
     });
   }
+}
+
+interface ComputedEdit {
+  readonly lifecycle: boolean;
+  /** The config the result is stored as: the same draft, or a new draft or published config. */
+  readonly resultId: string;
+  readonly label: string;
+  readonly at: string;
+  readonly yaml: string;
+  readonly report: ValidationReport;
+  readonly appliedPaths: string[];
+}
+
+/** The config an edit applies to: `config_id`, else the live config. */
+function editTarget(
+  request: ConfigEditRequest,
+  liveId: string | undefined,
+  read: (id: string) => ConfigRecordRow | undefined,
+): ConfigRecordRow {
+  const id = request.config_id ?? liveId;
+  const row = id === undefined ? undefined : read(id);
+  if (!row) throw notFound(request.config_id ? `The config ${request.config_id}` : 'A live config');
+  return row;
+}
+
+/** Writes a computed edit in the unit of work `tx`. */
+function storeEdit(
+  tx: ConfigTransaction,
+  principal: Principal,
+  request: ConfigEditRequest,
+  target: ConfigRecordRow,
+  computed: ComputedEdit,
+): EditOutcome {
+  const { resultId, label, at, yaml, report, appliedPaths } = computed;
+  const entry = (action: HistoryRecord['action'], revision: number, summary: string | null) =>
+    history(principal, resultId, action, at, revision, summary, request.operations, appliedPaths);
+  const result = (kind: ConfigKind, created: boolean) =>
+    editResult(principal, resultId, kind, created, target.id, appliedPaths, report);
+
+  if (computed.lifecycle) {
+    tx.insert(
+      newRow({
+        id: resultId,
+        kind: 'published',
+        label,
+        report,
+        base: target.id,
+        at,
+        published: true,
+      }),
+    );
+    tx.setLive(resultId);
+    if (target.kind === 'draft') tx.close(target.id, 'published', at);
+    tx.addHistory(entry('lifecycle', 1, label));
+    return { result: result('published', true), revision: 1 };
+  }
+  if (target.kind === 'draft') {
+    const revision = target.revision + 1;
+    tx.update(target.id, { ...reportColumns(report), yaml, revision, updated_at: at });
+    tx.addHistory(entry('edit', revision, request.summary ?? null));
+    return { result: result('draft', false), revision };
+  }
+  tx.insert(
+    newRow({ id: resultId, kind: 'draft', label, report, base: target.id, at, published: false }),
+  );
+  tx.addHistory(entry('edit', 1, request.summary ?? null));
+  return { result: result('draft', true), revision: 1 };
 }
 
 function refusalProblem(refusal: OperationRefusal): HttpProblem {

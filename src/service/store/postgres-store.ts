@@ -321,10 +321,26 @@ export class PostgresStore implements Store {
     return rows.map(toHistory);
   }
 
-  async changeConfigs<T>(
+  changeConfigs<T>(
     accountId: string,
     reads: ConfigReads,
     work: (tx: ConfigTransaction) => T,
+  ): Promise<T> {
+    return this.unitOfWork(accountId, reads, work);
+  }
+
+  changeConfigsWhileLocked<T>(
+    accountId: string,
+    reads: ConfigReads,
+    work: (tx: ConfigTransaction) => Promise<T>,
+  ): Promise<T> {
+    return this.unitOfWork(accountId, reads, work);
+  }
+
+  private async unitOfWork<T>(
+    accountId: string,
+    reads: ConfigReads,
+    work: (tx: ConfigTransaction) => T | Promise<T>,
   ): Promise<T> {
     return this.transaction(async (client) => {
       // Serialises this account's units of work across every instance.
@@ -341,8 +357,8 @@ export class PostgresStore implements Store {
         for (const row of found.rows) rows.set(row.id as string, toConfig(row));
       }
 
-      // The callback is synchronous: it reads the rows loaded above and its writes are
-      // queued, then sent in order in this transaction.
+      // The callback reads the rows loaded above and its writes are queued, then sent in
+      // order in this transaction.
       let liveId = liveAtStart;
       const writes: Statement[] = [];
       const tx: ConfigTransaction = {
@@ -383,7 +399,7 @@ export class PostgresStore implements Store {
         addHistory: (entry) => writes.push(historyStatement(entry)),
         addAudit: (entry) => writes.push(auditStatement(entry)),
       };
-      const result = work(tx);
+      const result = await work(tx);
       await run(client, writes);
       return result;
     });

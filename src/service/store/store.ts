@@ -109,6 +109,16 @@ export interface Store {
     reads: ConfigReads,
     work: (tx: ConfigTransaction) => T,
   ): Promise<T>;
+  /**
+   * The same unit of work with a callback that may wait (for the edit pool) while the
+   * account stays locked; absent in a store whose transactions cannot wait (SQLite). Use it
+   * sparingly: it holds a connection and the account's lock for as long as the work takes.
+   */
+  changeConfigsWhileLocked?<T>(
+    accountId: string,
+    reads: ConfigReads,
+    work: (tx: ConfigTransaction) => Promise<T>,
+  ): Promise<T>;
 
   close(): Promise<void>;
 }

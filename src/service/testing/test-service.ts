@@ -5,11 +5,13 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import type { Permission, Role } from '../../contract/auth-status';
 import type { RateLimitSettings } from '../plugins/rate-limit';
 import { buildApp } from '../app';
 import { createAccount, createApiKey, createUser, type CreatedAccount } from '../domain/accounts';
 import type { Clock } from '../domain/clock';
+import { EditPool } from '../edit-work/edit-pool';
 import type { Store } from '../store/store';
 import { openTestStore, type StoreKind, type TestStore } from './test-store';
 
@@ -45,6 +47,15 @@ export interface TestServiceOptions {
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
 }
 
+// One edit pool for a test file's services: its worker takes about 0.4 s to start from the
+// TypeScript source, which would dwarf most tests. Its cache is keyed by config id and text,
+// so services on different databases cannot see each other's documents.
+let sharedEditPool: EditPool | undefined;
+afterAll(async () => {
+  await sharedEditPool?.close();
+  sharedEditPool = undefined;
+});
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = await openTestStore();
   const { store, dataDir } = database;
@@ -53,6 +64,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     store,
     clock,
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
+    sharedEditPool: (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const account = await createAccount(store, {
