@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createApiKey } from '../../src/service/domain/accounts';
+import { newId } from '../../src/service/ids';
 import { openDatabase } from '../../src/service/store/database';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 
@@ -45,6 +46,40 @@ export async function seedAccounts(
       });
     }
     return accounts;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `count` drafts copied from the account's live config, as a first edit would make them. */
+export async function seedDrafts(
+  dataDir: string,
+  account: SeededAccount,
+  count: number,
+): Promise<string[]> {
+  const store = new SqliteStore(openDatabase(dataDir));
+  try {
+    return await store.changeConfigs(account.accountId, { live: true }, (tx) => {
+      const live = tx.get(account.liveConfigId);
+      if (!live) throw new Error('the live config is missing');
+      const { account_id: _account, closed_at: _closed, closed_reason: _reason, ...copy } = live;
+      const at = new Date().toISOString();
+      return Array.from({ length: count }, (_, index) => {
+        const id = newId('cfg_');
+        tx.insert({
+          ...copy,
+          id,
+          kind: 'draft',
+          label: `Bench draft ${index}`,
+          revision: 1,
+          base_config_id: live.id,
+          created_at: at,
+          updated_at: at,
+          published_at: null,
+        });
+        return id;
+      });
+    });
   } finally {
     await store.close();
   }

@@ -12,6 +12,7 @@ const CLI = fileURLToPath(new URL('../../bin/provisioning.js', import.meta.url))
 
 export interface RunningProcess {
   readonly url: string;
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,7 +41,11 @@ export async function startListening(
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${seen}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    stop: () => stopProcess(child),
+  };
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

@@ -71,7 +71,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, deps);
   registerAuthRoutes(app, deps);
   const edits = options.sharedEditPool ?? new EditPool(options.editPool ?? DEFAULT_EDIT_POOL);
-  if (!options.sharedEditPool) app.addHook('onClose', () => edits.close());
+  if (!options.sharedEditPool) {
+    app.addHook('onReady', async () => edits.start());
+    app.addHook('onClose', () => edits.close());
+  }
   registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock, edits) });
   registerApiKeyRoutes(app, deps);
   await registerConsole(app, options.consoleDir);

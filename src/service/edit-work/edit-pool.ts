@@ -2,7 +2,8 @@
  * Worker threads for the edit's CPU work (edit-task.ts), so that parsing or validating a
  * large config never holds the service's event loop. Each account's edits go to one worker
  * (a shard), which keeps its recently edited documents: the next edit of a draft finds its
- * parsed document where the last one left it. Threads start on the first edit.
+ * parsed document where the last one left it. Threads start with the service (`start`), or
+ * on the first edit.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -15,6 +16,8 @@ export interface EditPoolSettings {
   readonly workers: number;
   /** Memory the parsed-document caches may hold in all, estimated (`EDIT_CACHE_MB`). */
   readonly cacheBytes: number;
+  /** Edits waiting for one worker beyond this are refused with 503 rather than queued. */
+  readonly maxQueuedPerWorker?: number;
 }
 
 export const DEFAULT_EDIT_POOL: EditPoolSettings = {
@@ -22,7 +25,6 @@ export const DEFAULT_EDIT_POOL: EditPoolSettings = {
   cacheBytes: 160 * 1024 * 1024,
 };
 
-/** Edits waiting for one worker beyond this are refused with 503 rather than queued. */
 const MAX_QUEUED_PER_WORKER = 64;
 
 /** The bundle runs the bundled worker; the TypeScript source runs the worker's source. */
@@ -39,11 +41,16 @@ export class EditPool {
 
   constructor(private readonly settings: EditPoolSettings = DEFAULT_EDIT_POOL) {}
 
+  /** Starts the threads now, so that the first edit does not wait for them. */
+  start(): void {
+    if (!this.closed) this.shards ??= this.startShards();
+  }
+
   async run(accountId: string, task: EditTask): Promise<EditTaskResult> {
     if (this.closed) throw new Error('The edit pool is closed');
-    const shards = (this.shards ??= this.start());
+    const shards = (this.shards ??= this.startShards());
     const shard = shards[shardIndex(accountId, shards.length)] as Piscina<EditTask, EditTaskResult>;
-    if (shard.queueSize >= MAX_QUEUED_PER_WORKER) {
+    if (shard.queueSize >= (this.settings.maxQueuedPerWorker ?? MAX_QUEUED_PER_WORKER)) {
       throw HttpProblem.of(
         'service_busy',
         'Too many edits are waiting for this account; try again in a moment',
@@ -62,7 +69,7 @@ export class EditPool {
     await Promise.all(shards.map((shard) => shard.close()));
   }
 
-  private start(): Piscina<EditTask, EditTaskResult>[] {
+  private startShards(): Piscina<EditTask, EditTaskResult>[] {
     const workers = Math.max(1, Math.floor(this.settings.workers));
     const workerData: EditWorkerData = {
       cacheBytes: Math.floor(this.settings.cacheBytes / workers),
@@ -75,7 +82,7 @@ export class EditPool {
           name: 'default',
           minThreads: 1,
           maxThreads: 1,
-          // Queued here, not in Piscina: run() refuses above MAX_QUEUED_PER_WORKER.
+          // Bounded in run(), which answers a full queue with a 503.
           maxQueue: Infinity,
           workerData,
         }),

@@ -33,12 +33,15 @@ export type EditTaskResult =
       readonly yaml: string;
       readonly report: ValidationReport;
       readonly appliedPaths: string[];
+      /** Whether the config's parsed document was in the cache (else it was parsed). */
+      readonly cacheHit: boolean;
     }
   | { readonly kind: 'refused'; readonly refusal: OperationRefusal }
   | { readonly kind: 'too_large'; readonly limitBytes: number };
 
 export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResult {
-  const parsed = cache.take(task.configId, task.text) ?? parseConfig(task.text);
+  const cached = cache.take(task.configId, task.text);
+  const parsed = cached ?? parseConfig(task.text);
   const base = editBaseOf(parsed);
   const changes = new EditChanges();
   const applied = applyOperations(parsed.document, task.operations, { now: task.now, changes });
@@ -51,5 +54,11 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
   const report = validateEdited(next, task.source);
   // Kept for the next edit of the result; if it is never stored, its text matches nothing.
   cache.put(task.resultId, next);
-  return { kind: 'applied', yaml, report, appliedPaths: applied.appliedPaths };
+  return {
+    kind: 'applied',
+    yaml,
+    report,
+    appliedPaths: applied.appliedPaths,
+    cacheHit: cached !== undefined,
+  };
 }

@@ -45,6 +45,8 @@ export interface TestServiceOptions {
   readonly rateLimit?: RateLimitSettings;
   readonly initialYaml?: string;
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
+  /** The edit pool, owned by the caller; by default one shared by the test file's services. */
+  readonly editPool?: EditPool;
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -64,7 +66,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     store,
     clock,
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
-    sharedEditPool: (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),
+    sharedEditPool:
+      options.editPool ??
+      (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const account = await createAccount(store, {
