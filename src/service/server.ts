@@ -31,6 +31,7 @@ export async function startServer(
   const app = await buildApp({
     store,
     rateLimit: settings.rateLimit,
+    editPool: settings.editPool,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

@@ -1,4 +1,5 @@
 /** The service's settings from the environment (quality.md), with their defaults. */
+import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool';
 import type { RateLimitSettings } from './plugins/rate-limit';
 
 export interface ServiceSettings {
@@ -9,6 +10,7 @@ export interface ServiceSettings {
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
   readonly rateLimit: RateLimitSettings;
+  readonly editPool: EditPoolSettings;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -38,6 +40,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     rateLimit: {
       rps: numberFrom(env, 'RATE_LIMIT_RPS', 50),
       burst: numberFrom(env, 'RATE_LIMIT_BURST', 200),
+    },
+    editPool: {
+      workers: Math.max(1, numberFrom(env, 'EDIT_WORKERS', DEFAULT_EDIT_POOL.workers)),
+      cacheBytes:
+        numberFrom(env, 'EDIT_CACHE_MB', DEFAULT_EDIT_POOL.cacheBytes / 2 ** 20) * 2 ** 20,
     },
   };
 }

@@ -6,6 +6,7 @@
  *
  * Bounded by an estimate of the memory the documents hold (their text's length times
  * `BYTES_PER_CHARACTER`), not by count: sixteen 10,000-app documents would hold about 600 MB.
+ * A document about to be parsed counts too (`makeRoom`), so the worker's heap stays bounded.
  */
 import type { ParsedConfig } from '../../configs/parse';
 
@@ -31,18 +32,22 @@ export class DocumentCache {
     return entry.parsed.text === text ? entry.parsed : undefined;
   }
 
+  /** Drops the least recently used documents until `bytes` more would fit in the budget. */
+  makeRoom(bytes: number): void {
+    for (const [oldestId, oldest] of this.entries) {
+      if (this.heldBytes + bytes <= this.budgetBytes) break;
+      this.remove(oldestId, oldest);
+    }
+  }
+
   put(id: string, parsed: ParsedConfig): void {
     const previous = this.entries.get(id);
     if (previous) this.remove(id, previous);
     const bytes = estimatedBytes(parsed);
     if (bytes > this.budgetBytes) return;
+    this.makeRoom(bytes);
     this.entries.set(id, { parsed, bytes });
     this.heldBytes += bytes;
-    // Maps iterate in insertion order: the first entries are the least recently used.
-    for (const [oldestId, oldest] of this.entries) {
-      if (this.heldBytes <= this.budgetBytes) break;
-      this.remove(oldestId, oldest);
-    }
   }
 
   get size(): number {
@@ -53,12 +58,13 @@ export class DocumentCache {
     return this.heldBytes;
   }
 
+  // Maps iterate in insertion order: the first entries are the least recently used.
   private remove(id: string, entry: Entry): void {
     this.entries.delete(id);
     this.heldBytes -= entry.bytes;
   }
 }
 
-export function estimatedBytes(parsed: ParsedConfig): number {
-  return parsed.text.length * BYTES_PER_CHARACTER;
+export function estimatedBytes(parsed: ParsedConfig | string): number {
+  return (typeof parsed === 'string' ? parsed : parsed.text).length * BYTES_PER_CHARACTER;
 }

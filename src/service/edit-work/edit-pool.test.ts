@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { largeConfigText } from '../../configs/testing/large-config';
 import { HttpProblem } from '../http-problem';
 import { DocumentCache } from './document-cache';
-import { EditPool } from './edit-pool';
+import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
+import { DEFAULT_EDIT_POOL, EditPool } from './edit-pool';
 import { runEditTask, type EditTask } from './edit-task';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -49,6 +50,21 @@ describe('the edit pool', () => {
     // The stored text is no longer what was cached (someone else stored an edit): parsed anew.
     const stale = await pool.run('acc_1', renameTask(first.yaml, 'cfg_a', 'Third'));
     expect(stale).toMatchObject({ kind: 'applied', cacheHit: false });
+  });
+
+  it('edits the largest config a config may be within its heap limit, even with a full cache', async () => {
+    const pool = startPool({ workers: 1, cacheBytes: DEFAULT_EDIT_POOL.cacheBytes });
+    const small = largeConfigText(2_000);
+    for (let index = 0; index < 6; index++) {
+      await pool.run('acc_1', renameTask(small, `cfg_small_${index}`, 'x'));
+    }
+    // About 175 bytes an app: just under the 4 MiB a config may have.
+    const largest = largeConfigText(Math.floor(MAX_CONFIG_YAML_BYTES / 180));
+    expect(Buffer.byteLength(largest)).toBeGreaterThan(MAX_CONFIG_YAML_BYTES * 0.9);
+    const first = await pool.run('acc_1', renameTask(largest, 'cfg_large', 'First'));
+    if (first.kind !== 'applied') throw new Error(first.kind);
+    const second = await pool.run('acc_1', renameTask(first.yaml, 'cfg_large', 'Second'));
+    expect(second).toMatchObject({ kind: 'applied' });
   });
 
   it('answers a refusal as data, and the refused document is not kept', async () => {

@@ -20,10 +20,15 @@ export interface EditPoolSettings {
   readonly maxQueuedPerWorker?: number;
 }
 
+const MIB = 1024 * 1024;
+
 export const DEFAULT_EDIT_POOL: EditPoolSettings = {
   workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
-  cacheBytes: 160 * 1024 * 1024,
+  cacheBytes: 96 * MIB,
 };
+
+/** A worker's heap beyond its cache: the parse of the largest config (4 MiB) fits in it. */
+const WORKER_HEAP_HEADROOM_MB = 256;
 
 const MAX_QUEUED_PER_WORKER = 64;
 
@@ -74,6 +79,7 @@ export class EditPool {
     const workerData: EditWorkerData = {
       cacheBytes: Math.floor(this.settings.cacheBytes / workers),
     };
+    const heapMb = Math.ceil(workerData.cacheBytes / MIB) + WORKER_HEAP_HEADROOM_MB;
     return Array.from(
       { length: workers },
       () =>
@@ -85,6 +91,11 @@ export class EditPool {
           // Bounded in run(), which answers a full queue with a 503.
           maxQueue: Infinity,
           workerData,
+          // V8 lets a heap grow far past what it holds before collecting; a limit makes it
+          // collect sooner, and the cache's budget keeps what it holds under the limit.
+          resourceLimits: {
+            maxOldGenerationSizeMb: heapMb,
+          },
         }),
     );
   }

@@ -14,7 +14,7 @@ import { EditChanges } from '../../configs/operations/edit-changes';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig } from '../../configs/parse';
 import { validateEdited } from '../../configs/validation/validate-edited';
-import type { DocumentCache } from './document-cache';
+import { estimatedBytes, type DocumentCache } from './document-cache';
 
 export interface EditTask {
   /** The config edited, and its stored text. */
@@ -41,6 +41,7 @@ export type EditTaskResult =
 
 export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResult {
   const cached = cache.take(task.configId, task.text);
+  if (!cached) cache.makeRoom(estimatedBytes(task.text));
   const parsed = cached ?? parseConfig(task.text);
   const base = editBaseOf(parsed);
   const changes = new EditChanges();
