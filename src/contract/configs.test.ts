@@ -96,9 +96,11 @@ describe('config records (api.md §5)', () => {
     expect(historyListSchema.safeParse([{ ...entries[0], action: 'rename' }]).success).toBe(false);
   });
 
-  it('answers health with status ok only', () => {
+  it('answers health with status ok, or degraded and why', () => {
     expect(healthSchema.parse({ status: 'ok' })).toEqual({ status: 'ok' });
-    expect(healthSchema.safeParse({ status: 'degraded' }).success).toBe(false);
+    const degraded = { status: 'degraded', detail: 'The database is not answering' };
+    expect(healthSchema.parse(degraded)).toEqual(degraded);
+    expect(healthSchema.safeParse({ status: 'down' }).success).toBe(false);
   });
 });
 

@@ -138,7 +138,13 @@ export const historyListSchema = z
 export type HistoryList = z.infer<typeof historyListSchema>;
 
 export const healthSchema = z
-  .object({ status: z.literal('ok') })
+  .object({
+    status: described(
+      z.enum(['ok', 'degraded']),
+      'degraded: the service runs but its database does not answer; requests that need it get 503',
+    ),
+    detail: described(z.optional(z.string()), 'What is degraded, for people'),
+  })
   .register(z.globalRegistry, { id: 'Health' });
 export type Health = z.infer<typeof healthSchema>;
 

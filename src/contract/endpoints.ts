@@ -37,7 +37,7 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type EndpointTag = 'auth' | 'configs' | 'api-keys' | 'meta';
 
 /** The statuses an endpoint answers with a problem body (api.md §4). */
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
 
 export interface Endpoint {
   readonly method: HttpMethod;
@@ -83,6 +83,8 @@ export const contract = {
     method: 'GET',
     path: '/health',
     summary: 'Liveness probe',
+    description:
+      'Always 200 while the process runs, so that an outage of the shared database does not take every instance out of a load balancer; the status is degraded while the database does not answer.',
     tag: 'meta',
     seed: false,
     auth: 'public',
@@ -107,7 +109,7 @@ export const contract = {
     seed: true,
     auth: 'api_key',
     permission: null,
-    responses: { 200: authStatusSchema, ...problems(401, 429) },
+    responses: { 200: authStatusSchema, ...problems(401, 429, 503) },
   }),
   editConfig: endpoint({
     method: 'POST',
@@ -125,7 +127,7 @@ export const contract = {
     etag: true,
     responses: {
       200: configEditResultSchema,
-      ...problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 429),
+      ...problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
     },
   }),
   listConfigs: endpoint({
@@ -137,7 +139,7 @@ export const contract = {
     auth: 'api_key',
     permission: 'config:read',
     query: configListQuerySchema,
-    responses: { 200: configListSchema, ...problems(400, 401, 403, 429) },
+    responses: { 200: configListSchema, ...problems(400, 401, 403, 429, 503) },
   }),
   getLiveConfig: endpoint({
     method: 'GET',
@@ -148,7 +150,7 @@ export const contract = {
     auth: 'api_key',
     permission: 'config:read',
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429) },
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429, 503) },
   }),
   getConfig: endpoint({
     method: 'GET',
@@ -160,7 +162,7 @@ export const contract = {
     permission: 'config:read',
     params: configIdParamsSchema,
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429) },
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429, 503) },
   }),
   publishConfig: endpoint({
     method: 'POST',
@@ -176,7 +178,10 @@ export const contract = {
     body: publishRequestSchema,
     bodyRequired: false,
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(400, 401, 403, 404, 409, 413, 415, 429) },
+    responses: {
+      200: configRecordSchema,
+      ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    },
   }),
   activateConfig: endpoint({
     method: 'POST',
@@ -189,7 +194,7 @@ export const contract = {
     permission: 'config:publish',
     params: configIdParamsSchema,
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 409, 429) },
+    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 409, 429, 503) },
   }),
   deleteConfig: endpoint({
     method: 'DELETE',
@@ -201,7 +206,7 @@ export const contract = {
     auth: 'api_key',
     permission: 'config:write',
     params: configIdParamsSchema,
-    responses: { 204: null, ...problems(401, 403, 404, 409, 429) },
+    responses: { 204: null, ...problems(401, 403, 404, 409, 429, 503) },
   }),
   getConfigHistory: endpoint({
     method: 'GET',
@@ -212,7 +217,7 @@ export const contract = {
     auth: 'api_key',
     permission: 'config:read',
     params: configIdParamsSchema,
-    responses: { 200: historyListSchema, ...problems(401, 403, 404, 429) },
+    responses: { 200: historyListSchema, ...problems(401, 403, 404, 429, 503) },
   }),
   getConfigSchema: endpoint({
     method: 'GET',
@@ -222,7 +227,7 @@ export const contract = {
     seed: false,
     auth: 'api_key',
     permission: 'config:read',
-    responses: { 200: jsonSchemaDocumentSchema, ...problems(401, 403, 429) },
+    responses: { 200: jsonSchemaDocumentSchema, ...problems(401, 403, 429, 503) },
   }),
   listApiKeys: endpoint({
     method: 'GET',
@@ -232,7 +237,7 @@ export const contract = {
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
-    responses: { 200: apiKeyListSchema, ...problems(401, 403, 429) },
+    responses: { 200: apiKeyListSchema, ...problems(401, 403, 429, 503) },
   }),
   createApiKey: endpoint({
     method: 'POST',
@@ -245,7 +250,7 @@ export const contract = {
     permission: 'api_keys:manage',
     body: createApiKeyRequestSchema,
     bodyRequired: true,
-    responses: { 201: createdApiKeySchema, ...problems(400, 401, 403, 413, 415, 429) },
+    responses: { 201: createdApiKeySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
   }),
   revokeApiKey: endpoint({
     method: 'DELETE',
@@ -257,7 +262,7 @@ export const contract = {
     auth: 'api_key',
     permission: 'api_keys:manage',
     params: apiKeyIdParamsSchema,
-    responses: { 200: apiKeySchema, ...problems(401, 403, 404, 429) },
+    responses: { 200: apiKeySchema, ...problems(401, 403, 404, 429, 503) },
   }),
 } as const satisfies Record<string, Endpoint>;
 

@@ -69,6 +69,7 @@ describe('the OpenAPI document', () => {
     expect(operationOf('getHealth').security).toEqual([]);
     expect(operationOf('getOpenApiDocument').security).toEqual([]);
     expect(operationOf('getAuthStatus').security).toBeUndefined();
+    expect(operationOf('getAuthStatus').responses).toHaveProperty('503');
     expect(operationOf('editConfig')['x-permission']).toBe('config:write');
   });
 
@@ -132,7 +133,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('has If-Match on edit, ETag on config responses, Retry-After on 429, WWW-Authenticate on 401', () => {
+  it('has If-Match on edit, ETag on config responses, Retry-After on 429 and 503, WWW-Authenticate on 401', () => {
     expect(operationOf('editConfig').parameters).toEqual([
       expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
     ]);
@@ -147,6 +148,11 @@ describe('the OpenAPI document', () => {
         expect(operation.responses['429']?.headers).toEqual({
           'Retry-After': { $ref: '#/components/headers/Retry-After' },
         });
+        const unavailable = operation.responses['503'];
+        if (unavailable)
+          expect(unavailable.headers).toEqual({
+            'Retry-After': { $ref: '#/components/headers/Retry-After' },
+          });
         const unauthorized = operation.responses['401'];
         if (unauthorized) expect(unauthorized.headers).toHaveProperty('WWW-Authenticate');
       }

@@ -91,6 +91,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   415: 'The body is not application/json',
   422: 'An operation names something that does not exist',
   429: 'Over the rate limit',
+  503: 'The database does not answer; retry after the Retry-After seconds',
 };
 
 const TAGS: Record<Endpoint['tag'], string> = {
@@ -205,7 +206,7 @@ function parametersOf(schema: JsonSchema, location: OpenApiParameter['in']): Ope
 
 function responseHeadersOf(endpoint: Endpoint, status: number): ResponseHeaderName[] {
   if (status === 401) return ['WWW-Authenticate'];
-  if (status === 429) return ['Retry-After'];
+  if (status === 429 || status === 503) return ['Retry-After'];
   if (endpoint.etag && status >= 200 && status < 300) return ['ETag'];
   return [];
 }

@@ -25,6 +25,7 @@ export const PROBLEM_CODES = {
   unknown_target: { status: 422, title: 'The operation names something that does not exist' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
+  database_unavailable: { status: 503, title: 'The database is unavailable' },
   service_busy: { status: 503, title: 'The service is busy; try again shortly' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

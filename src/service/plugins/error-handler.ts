@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemOf, type Problem } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
+import { asDatabaseUnavailable } from '../store/database-unavailable';
 import { securityHeadersFor } from './security-headers';
 
 export function sendProblem(
@@ -37,9 +38,25 @@ function problemForFastifyError(error: FastifyError): Problem | undefined {
   }
 }
 
+/** Seconds a client waits before it sends again a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error.problem, error.headers);
+    // The database not answering is an outage to wait out, not a bug: 503 with Retry-After.
+    const unavailable = asDatabaseUnavailable(error);
+    if (unavailable) {
+      request.log.warn({ err: unavailable }, 'database unavailable');
+      return sendProblem(
+        reply,
+        problemOf(
+          'database_unavailable',
+          'The database is not answering; send the request again after the Retry-After seconds',
+        ),
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
+    }
     const problem = problemForFastifyError(error);
     if (problem) return sendProblem(reply, problem);
     request.log.error({ err: error }, 'unhandled error');

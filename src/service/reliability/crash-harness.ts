@@ -97,22 +97,38 @@ export function checkDatabase(
         n: number;
       }
     ).n;
-    const data = (row ? parse(row.yaml) : {}) as { apps?: { id: string }[] } | null;
-    const apps = (data?.apps ?? []).map((app) => app.id);
-    const present = new Set(apps);
-    const partner = (id: string) => (id.endsWith('-pair') ? id.slice(0, -5) : `${id}-pair`);
-    return {
-      integrity,
-      revision: row?.revision ?? 0,
-      historyRows,
-      apps,
-      missing: [...acknowledged].filter((id) => !present.has(id) || !present.has(`${id}-pair`)),
-      halfApplied: apps.filter((id) => !present.has(partner(id))),
-      duplicates: apps.length - present.size,
-    };
+    return checkDraft(
+      { integrity, yaml: row?.yaml, revision: row?.revision, historyRows },
+      acknowledged,
+    );
   } finally {
     db.close();
   }
+}
+
+/** The check of a draft as any store holds it: its YAML, revision and history rows. */
+export function checkDraft(
+  stored: {
+    readonly integrity: string;
+    readonly yaml: string | undefined;
+    readonly revision: number | undefined;
+    readonly historyRows: number;
+  },
+  acknowledged: ReadonlySet<string>,
+): DatabaseCheck {
+  const data = (stored.yaml ? parse(stored.yaml) : {}) as { apps?: { id: string }[] } | null;
+  const apps = (data?.apps ?? []).map((app) => app.id);
+  const present = new Set(apps);
+  const partner = (id: string) => (id.endsWith('-pair') ? id.slice(0, -5) : `${id}-pair`);
+  return {
+    integrity: stored.integrity,
+    revision: stored.revision ?? 0,
+    historyRows: stored.historyRows,
+    apps,
+    missing: [...acknowledged].filter((id) => !present.has(id) || !present.has(`${id}-pair`)),
+    halfApplied: apps.filter((id) => !present.has(partner(id))),
+    duplicates: apps.length - present.size,
+  };
 }
 
 /** The problems a check shows, in words; empty when the database is whole. */

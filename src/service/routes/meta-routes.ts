@@ -6,6 +6,16 @@ import { registerEndpoint, type EndpointDependencies } from './register-endpoint
 export function registerMetaRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
   // Generated once: it depends only on the contract.
   const openApi = buildOpenApiDocument() as unknown as Record<string, unknown>;
-  registerEndpoint(app, deps, 'getHealth', async () => ({ body: { status: 'ok' as const } }));
+  // 200 either way: the database is shared, and an outage of it must not make every
+  // instance fail its probe at once (restarts would not bring it back).
+  registerEndpoint(app, deps, 'getHealth', async () => ({
+    body:
+      (await deps.store.checkHealth()) === 'ok'
+        ? { status: 'ok' as const }
+        : {
+            status: 'degraded' as const,
+            detail: 'The database is not answering; requests that need it get 503',
+          },
+  }));
   registerEndpoint(app, deps, 'getOpenApiDocument', async () => ({ body: openApi }));
 }

@@ -11,7 +11,8 @@
  * request must see it, so every request asks the database (one indexed query).
  */
 import type { ConfigKind } from '../../contract/config-edit';
-import type { PostgresPool } from './postgres-database';
+import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
+import { inTransaction, type PostgresPool } from './postgres-database';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -150,10 +151,20 @@ async function run(client: Queryable, statements: readonly Statement[]): Promise
 }
 
 export class PostgresStore implements Store {
-  constructor(private readonly pool: PostgresPool) {}
+  private readonly health: DatabaseHealth;
 
-  private query<R extends Row = Row>(text: string, values: unknown[] = []): Promise<R[]> {
-    return this.pool.query<R>(text, values).then((result) => result.rows);
+  constructor(private readonly pool: PostgresPool) {
+    this.health = new DatabaseHealth(() => pool.query('SELECT 1'));
+  }
+
+  private async query<R extends Row = Row>(text: string, values: unknown[] = []): Promise<R[]> {
+    try {
+      const { rows } = await this.pool.query<R>(text, values);
+      this.health.answered();
+      return rows;
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   /** Runs `work` in one transaction on one connection: all of it commits, or none. */
@@ -161,18 +172,25 @@ export class PostgresStore implements Store {
     work: (client: Queryable) => Promise<T>,
     mode: '' | ' ISOLATION LEVEL REPEATABLE READ READ ONLY' = '',
   ): Promise<T> {
-    const client = await this.pool.connect();
     try {
-      await client.query(`BEGIN${mode}`);
-      const result = await work(client);
-      await client.query('COMMIT');
+      const result = await inTransaction(this.pool, work, `BEGIN${mode}`);
+      this.health.answered();
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
+      throw this.failure(error);
     }
+  }
+
+  /** A lost connection becomes a DatabaseUnavailable (a 503), and /health learns of it. */
+  private failure(error: unknown): unknown {
+    const unavailable = asDatabaseUnavailable(error);
+    if (!unavailable) return error;
+    this.health.failed();
+    return unavailable;
+  }
+
+  checkHealth(): Promise<DatabaseState> {
+    return this.health.check();
   }
 
   async hasAccounts(): Promise<boolean> {

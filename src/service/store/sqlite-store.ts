@@ -4,6 +4,7 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import type { SqliteDatabase } from './database';
+import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -310,6 +311,16 @@ export class SqliteStore implements Store {
       liveAtStart = this.liveId(accountId);
       return work(tx);
     });
+  }
+
+  /** A read of the file: in WAL mode it does not wait for a writer, so it answers at once. */
+  async checkHealth(): Promise<DatabaseState> {
+    try {
+      this.statements.anyAccount.get();
+      return 'ok';
+    } catch {
+      return 'unavailable';
+    }
   }
 
   async close(): Promise<void> {

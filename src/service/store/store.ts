@@ -12,6 +12,7 @@
  * declared is a programming error in both stores, so a test on either catches it.
  */
 import type { ConfigKind } from '../../contract/config-edit';
+import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -120,5 +121,7 @@ export interface Store {
     work: (tx: ConfigTransaction) => Promise<T>,
   ): Promise<T>;
 
+  /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
+  checkHealth(): Promise<DatabaseState>;
   close(): Promise<void>;
 }

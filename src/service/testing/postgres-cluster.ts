@@ -17,7 +17,14 @@ export interface PostgresCluster {
   /** A URL of the cluster's `postgres` database, as the cluster's only role. */
   readonly url: string;
   readonly dataDir: string;
+  /** Stops the server and deletes the cluster. */
   stop(): void;
+  /**
+   * Stops the server and keeps the cluster, as an outage would: `fast` ends every session
+   * first, `immediate` drops them. `startServer` brings it back on the same port.
+   */
+  stopServer(mode?: 'fast' | 'immediate'): void;
+  startServer(): void;
 }
 
 const ROLE = 'provisioning';
@@ -89,20 +96,26 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  asServerUser('pg_ctl', [
-    '-D',
-    dataDir,
-    '-l',
-    join(dir, 'server.log'),
-    '-o',
-    settings,
-    '-w',
-    'start',
-  ]);
+  const startServer = () =>
+    asServerUser('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      settings,
+      '-w',
+      'start',
+    ]);
+  startServer();
   const url = `postgres://${ROLE}@127.0.0.1:${port}/postgres`;
   return {
     url,
     dataDir,
+    stopServer(mode = 'fast') {
+      asServerUser('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
+    },
+    startServer,
     stop() {
       try {
         asServerUser('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
