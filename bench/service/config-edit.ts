@@ -3,7 +3,8 @@
  * 10,000 apps: the median latency of a one-app edit of a draft, divided by the median of
  * what the edit cannot do without in the same run (the `yaml` parse, validation and
  * stringify of that config, in this process). Samples alternate between the two, so that
- * a neighbour's load on the shared cores hits both alike.
+ * a neighbour's load on the shared cores hits both alike. Cold edits are the first edit
+ * after a restart of the service, when nothing is cached.
  */
 import { parseConfig, stringifyConfig, validateParsedConfig } from '../../src/configs';
 import { largeConfigText } from '../../src/configs/testing/large-config';
@@ -12,9 +13,9 @@ import { benchDataDir, seedAccounts, type SeededAccount } from '../lib/seed';
 import { startService } from '../lib/service-process';
 
 const SIZES = [
-  { apps: 100, runs: 31 },
-  { apps: 1_000, runs: 15 },
-  { apps: 10_000, runs: 7 },
+  { apps: 100, runs: 31, coldRuns: 0 },
+  { apps: 1_000, runs: 15, coldRuns: 5 },
+  { apps: 10_000, runs: 7, coldRuns: 3 },
 ] as const;
 
 /** quality.md: edit ÷ (parse + validate + stringify), for 1,000 and 10,000 apps. */
@@ -49,6 +50,13 @@ async function postEdit(
   return { id: result.id, ms };
 }
 
+/** A service just started: answering, and its edit workers given a moment to load. */
+async function settle(url: string): Promise<void> {
+  const response = await fetch(`${url}/api/v1/health`);
+  if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
 function baselineMs(text: string): number {
   const start = performance.now();
   const parsed = parseConfig(text);
@@ -61,11 +69,11 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
   const texts = SIZES.map(({ apps }) => largeConfigText(apps));
   const dataDir = benchDataDir();
   const accounts = await seedAccounts(dataDir, texts);
-  const service = await startService(dataDir);
+  let service = await startService(dataDir);
   const figures: Figure[] = [];
   const byApps = new Map<number, number>();
   try {
-    for (const [index, { apps, runs }] of SIZES.entries()) {
+    for (const [index, { apps, runs, coldRuns }] of SIZES.entries()) {
       const account = accounts[index] as SeededAccount;
       const text = texts[index] as string;
       // The first edit of the live config makes the draft; two more warm the service up.
@@ -79,6 +87,15 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
       for (let run = 0; run < runs; run++) {
         baselines.push(baselineMs(text));
         edits.push((await postEdit(service.url, account, draftId, run + 3)).ms);
+      }
+      // Cold: the first edit after a restart, when nothing is cached.
+      const colds: number[] = [];
+      for (let run = 0; run < coldRuns; run++) {
+        await service.stop();
+        service = await startService(dataDir);
+        await settle(service.url);
+        baselines.push(baselineMs(text));
+        colds.push((await postEdit(service.url, account, draftId, runs + 3 + run)).ms);
       }
       const edit = median(edits);
       const baseline = median(baselines);
@@ -96,6 +113,18 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
             )
           : printed(`POST /config/edit ÷ baseline, ${label}`, round(edit / baseline), '×'),
       );
+      if (coldRuns > 0) {
+        const cold = median(colds);
+        figures.push(
+          printed(`POST /config/edit cold, ${label}: median latency`, round(cold, 1), 'ms'),
+          judged(
+            `POST /config/edit cold ÷ baseline, ${label}`,
+            round(cold / baseline),
+            '×',
+            EDIT_RATIO_BAR,
+          ),
+        );
+      }
     }
   } finally {
     await service.stop();
