@@ -7,8 +7,9 @@ export class OneAtATime {
   private readonly tails = new Map<string, Promise<unknown>>();
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    // A tail never rejects: a failed task does not stop the ones after it.
     const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task, task);
+    const result = previous.then(task);
     const tail = result.then(
       () => undefined,
       () => undefined,
@@ -21,7 +22,8 @@ export class OneAtATime {
     return result;
   }
 
-  get pendingKeys(): number {
+  /** Keys with a task running or waiting. */
+  get busyKeys(): number {
     return this.tails.size;
   }
 }
