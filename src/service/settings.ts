@@ -42,6 +42,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       burst: numberFrom(env, 'RATE_LIMIT_BURST', 200),
     },
     editPool: {
+      ...DEFAULT_EDIT_POOL,
       workers: Math.max(1, numberFrom(env, 'EDIT_WORKERS', DEFAULT_EDIT_POOL.workers)),
       cacheBytes:
         numberFrom(env, 'EDIT_CACHE_MB', DEFAULT_EDIT_POOL.cacheBytes / 2 ** 20) * 2 ** 20,

@@ -18,6 +18,8 @@ export interface EditPoolSettings {
   readonly cacheBytes: number;
   /** Edits waiting for one worker beyond this are refused with 503 rather than queued. */
   readonly maxQueuedPerWorker?: number;
+  /** Whether a new worker compiles the edit's code before its first task (the service's). */
+  readonly warmUp?: boolean;
 }
 
 const MIB = 1024 * 1024;
@@ -25,6 +27,7 @@ const MIB = 1024 * 1024;
 export const DEFAULT_EDIT_POOL: EditPoolSettings = {
   workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
   cacheBytes: 96 * MIB,
+  warmUp: true,
 };
 
 /** A worker's heap beyond its cache: the parse of the largest config (4 MiB) fits in it. */
@@ -78,6 +81,7 @@ export class EditPool {
     const workers = Math.max(1, Math.floor(this.settings.workers));
     const workerData: EditWorkerData = {
       cacheBytes: Math.floor(this.settings.cacheBytes / workers),
+      warmUp: this.settings.warmUp ?? false,
     };
     const heapMb = Math.ceil(workerData.cacheBytes / MIB) + WORKER_HEAP_HEADROOM_MB;
     return Array.from(
