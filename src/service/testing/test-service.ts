@@ -7,7 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { rmSync } from 'node:fs';
 import type { Permission, Role } from '../../contract/auth-status';
 import type { RateLimitSettings } from '../plugins/rate-limit';
-import { buildApp } from '../app';
+import { buildApp, type AppOptions } from '../app';
 import { createAccount, createApiKey, createUser, type CreatedAccount } from '../domain/accounts';
 import type { Clock } from '../domain/clock';
 import type { Store } from '../store/store';
@@ -43,6 +43,11 @@ export interface TestServiceOptions {
   readonly rateLimit?: RateLimitSettings;
   readonly initialYaml?: string;
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
+  /** Timeouts and trusted proxies (the defaults when absent). */
+  readonly http?: AppOptions['http'];
+  /** A built console to serve, and whether its source maps are served. */
+  readonly consoleDir?: string;
+  readonly serveSourceMaps?: boolean;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -54,6 +59,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.http ? { http: options.http } : {}),
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.serveSourceMaps ? { serveSourceMaps: true } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',
