@@ -48,7 +48,7 @@ describe('problem details (api.md §4)', () => {
   it('maps each code to the status of the api.md table', () => {
     const statuses = new Set(Object.values(PROBLEM_CODES).map((entry) => entry.status));
     expect([...statuses].sort()).toEqual([
-      400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503,
+      400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 431, 500, 503,
     ]);
   });
 });

@@ -16,6 +16,7 @@ export const PROBLEM_CODES = {
   unauthenticated: { status: 401, title: 'A valid API key is required' },
   forbidden: { status: 403, title: 'A permission is missing' },
   not_found: { status: 404, title: 'Not found' },
+  request_timeout: { status: 408, title: 'The request took too long to arrive' },
   conflict: { status: 409, title: 'The operation cannot apply now' },
   invalid_config: { status: 409, title: 'The result would not be a valid config' },
   config_too_large: { status: 409, title: 'The resulting config would be too large' },
@@ -24,9 +25,11 @@ export const PROBLEM_CODES = {
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
   unknown_target: { status: 422, title: 'The operation names something that does not exist' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal error' },
   database_unavailable: { status: 503, title: 'The database is unavailable' },
   service_busy: { status: 503, title: 'The service is busy; try again shortly' },
+  shutting_down: { status: 503, title: 'The service is shutting down' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -7,8 +7,15 @@ import { MAX_BODY_BYTES } from '../contract/endpoints';
 import { systemClock, type Clock } from './domain/clock';
 import { ConfigService } from './domain/config-service';
 import { declareAuthenticationFields } from './plugins/authentication';
+import {
+  DEFAULT_HTTP_SETTINGS,
+  httpServerOptions,
+  registerConnectionRules,
+  type HttpSettings,
+} from './plugins/connections';
 import { registerConsole } from './plugins/console-static';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
+import { registerJsonBodies } from './plugins/json-body';
 import { lazyRequestLoggers, OneLinePerRequest } from './plugins/request-log';
 import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -25,6 +32,10 @@ export interface AppOptions {
   readonly rateLimit?: RateLimitSettings;
   /** The built console (dist/); not served when absent. */
   readonly consoleDir?: string;
+  /** Serve the console's source maps (`.map`); they are not served by default. */
+  readonly serveSourceMaps?: boolean;
+  /** Timeouts and trusted proxies (plugins/connections.ts); their defaults when absent. */
+  readonly http?: HttpSettings;
   readonly logger?: FastifyServerOptions['logger'];
   /** Settings of the worker threads that compute edits, started and closed with the app. */
   readonly editPool?: EditPoolSettings;
@@ -55,16 +66,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: MAX_BODY_BYTES,
     logController: new OneLinePerRequest(),
     childLoggerFactory: lazyRequestLoggers,
-    trustProxy: false,
     frameworkErrors: frameworkErrorHandler,
+    ...httpServerOptions(options.http ?? DEFAULT_HTTP_SETTINGS),
   });
 
-  // Only JSON bodies: anything else is a 415, not a string handed to a handler.
-  app.removeContentTypeParser('text/plain');
-
+  registerJsonBodies(app);
   registerErrorHandler(app);
   declareAuthenticationFields(app);
   registerSecurityHeaders(app);
+  registerConnectionRules(app);
   await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
 
   const deps = { store: options.store, clock };
@@ -77,6 +87,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock, edits) });
   registerApiKeyRoutes(app, deps);
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, options.serveSourceMaps === true);
   return app;
 }

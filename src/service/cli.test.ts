@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
+import { API_KEY_MAX_EXPIRES_IN_DAYS, apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
 import { authStatusSchema } from '../contract/auth-status';
 import { BIN, spawnService, type ServiceProcess } from './testing/service-process';
 
@@ -159,6 +159,29 @@ describe('the operator command line', () => {
     expect(cli('keys', 'revoke', '--id', 'key_nope').status).toBe(1);
     expect(cli('frobnicate').status).toBe(2);
   }, 30_000);
+
+  it('bounds --expires-in-days as the API does: 1 to 3,650 whole days', () => {
+    const { user_id: userId, account_id: accountId } = cli('accounts', 'create', '--name', 'Expiry')
+      .json as { user_id: string; account_id: string };
+    const create = (days: string) =>
+      cli('keys', 'create', '--user', userId, '--name', `k${days}`, '--expires-in-days', days);
+    const longest = create(String(API_KEY_MAX_EXPIRES_IN_DAYS));
+    expect(longest.status).toBe(0);
+    const expiresAt = Date.parse((longest.json as { expires_at: string }).expires_at);
+    expect(expiresAt - Date.now()).toBeGreaterThan((API_KEY_MAX_EXPIRES_IN_DAYS - 1) * 86_400_000);
+    for (const days of ['3651', '99999', '99999999', '0', '1.5', '1e3']) {
+      const refused = create(days);
+      expect(refused.status, days).toBe(2);
+      expect(refused.json).toBeUndefined();
+      expect(refused.stderr.trim()).toBe(
+        `provisioning keys create: --expires-in-days must be a whole number of days from 1 to 3,650, got "${days}"`,
+      );
+    }
+    // The refused ones made no key.
+    expect(apiKeyListSchema.parse(cli('keys', 'list', '--account', accountId).json)).toHaveLength(
+      1,
+    );
+  }, 60_000);
 
   it('stops cleanly on SIGTERM', async () => {
     server?.child.kill('SIGTERM');

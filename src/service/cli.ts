@@ -5,6 +5,7 @@
  * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).
  */
 import { parseArgs } from 'node:util';
+import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
 import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
 import { startServer } from './server';
@@ -64,6 +65,19 @@ function permissions(value: string): Permission[] {
   return list as Permission[];
 }
 
+/** The API's bounds, so that a key made here could have been made through the API. */
+function expiryDays(value: string): number {
+  const days = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!(days >= 1 && days <= API_KEY_MAX_EXPIRES_IN_DAYS))
+    throw new UsageError(
+      `--expires-in-days must be a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS.toLocaleString('en')}, got "${value}"`,
+    );
+  return days;
+}
+
+/** SIGTERM to exit, at most: the drain has its own, shorter deadline (server.ts). */
+const STOP_LIMIT_MS = 10_000;
+
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage:
@@ -78,7 +92,15 @@ const COMMANDS: Record<string, Command> = {
         { demo: values.demo === true },
       );
       const shutdown = () => {
-        void server.stop().then(() => process.exit(0));
+        // Should the drain itself hang, the process still ends.
+        setTimeout(() => process.exit(1), STOP_LIMIT_MS).unref();
+        server.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`provisioning serve: the stop failed: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
@@ -147,13 +169,7 @@ const COMMANDS: Record<string, Command> = {
         const user = await store.getUser(userId);
         if (!user) throw new Error(`there is no user ${userId}`);
         const days = values['expires-in-days'];
-        const expiresInDays = typeof days === 'string' ? Number(days) : undefined;
-        if (
-          expiresInDays !== undefined &&
-          !(Number.isInteger(expiresInDays) && expiresInDays > 0)
-        ) {
-          throw new UsageError('--expires-in-days must be a whole number of days > 0');
-        }
+        const expiresInDays = typeof days === 'string' ? expiryDays(days) : undefined;
         const key = await createApiKey(store, {
           user,
           name: required(values, 'name'),

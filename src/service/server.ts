@@ -7,10 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { buildApp, serviceLoggerOptions } from './app';
 import { createDemoAccount, type DemoAccount } from './domain/demo-account';
 import { batchedStdout } from './log-destination';
+import { closeWithin } from './plugins/connections';
 import type { ServiceSettings } from './settings';
 import { openStore } from './store/open-store';
 
 export const CONSOLE_DIR = fileURLToPath(new URL('../../dist', import.meta.url));
+
+/**
+ * How long a stop waits for the requests it has received to be answered before it cuts the
+ * connections left: the process must be gone within 10 s of SIGTERM.
+ */
+const DRAIN_DEADLINE_MS = 8_000;
 
 export interface RunningServer {
   readonly url: string;
@@ -32,6 +39,8 @@ export async function startServer(
     store,
     rateLimit: settings.rateLimit,
     editPool: settings.editPool,
+    http: settings.http,
+    serveSourceMaps: settings.serveSourceMaps,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });
@@ -47,7 +56,7 @@ export async function startServer(
     async stop() {
       if (stopped) return;
       stopped = true;
-      await app.close();
+      await closeWithin(app, DRAIN_DEADLINE_MS);
       await store.close();
       log.close();
     },

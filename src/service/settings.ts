@@ -1,4 +1,10 @@
 /** The service's settings from the environment (quality.md), with their defaults. */
+import { isIP } from 'node:net';
+import {
+  DEFAULT_HTTP_SETTINGS,
+  type HttpSettings,
+  type TrustedProxies,
+} from './plugins/connections';
 import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool';
 import type { RateLimitSettings } from './plugins/rate-limit';
 
@@ -11,6 +17,9 @@ export interface ServiceSettings {
   readonly databasePoolSize: number;
   readonly rateLimit: RateLimitSettings;
   readonly editPool: EditPoolSettings;
+  readonly http: HttpSettings;
+  /** `SERVE_SOURCE_MAPS=1`: the console's `.map` files are served (they are not by default). */
+  readonly serveSourceMaps: boolean;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -30,6 +39,68 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw))
+    throw new Error(`${name} must be a whole number of milliseconds > 0, got "${raw}"`);
+  return Number(raw);
+}
+
+/** The names proxy-addr (Fastify's `trustProxy`) gives to the private address ranges. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  // A prefix length, or (IPv4 only) a netmask such as 255.255.255.0.
+  if (/^[0-9]{1,3}$/.test(bits)) return Number(bits) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(bits) === 4;
+}
+
+/**
+ * `TRUST_PROXY`: unset (no proxy: the peer's address is the client's), or a comma-separated
+ * list of the proxies' addresses and ranges.
+ */
+export function trustedProxiesFrom(raw: string | undefined): TrustedProxies {
+  if (raw === undefined || raw.trim() === '') return false;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isAddressOrRange(entry));
+  if (wrong.length > 0)
+    throw new Error(
+      `TRUST_PROXY must be a comma-separated list of the proxies' addresses or CIDR ranges (or loopback, linklocal, uniquelocal); "${wrong.join('", "')}" is none of these`,
+    );
+  return entries;
+}
+
+function httpSettingsFrom(env: NodeJS.ProcessEnv): HttpSettings {
+  const settings = {
+    headersTimeoutMs: millisecondsFrom(
+      env,
+      'HEADERS_TIMEOUT_MS',
+      DEFAULT_HTTP_SETTINGS.headersTimeoutMs,
+    ),
+    requestTimeoutMs: millisecondsFrom(
+      env,
+      'REQUEST_TIMEOUT_MS',
+      DEFAULT_HTTP_SETTINGS.requestTimeoutMs,
+    ),
+    keepAliveTimeoutMs: millisecondsFrom(
+      env,
+      'KEEP_ALIVE_TIMEOUT_MS',
+      DEFAULT_HTTP_SETTINGS.keepAliveTimeoutMs,
+    ),
+    trustProxy: trustedProxiesFrom(env.TRUST_PROXY),
+  };
+  // Node refuses a headers timeout longer than the whole request's.
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs)
+    throw new Error('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  return settings;
+}
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSettings {
   return {
     port: numberFrom(env, 'PORT', 8080),
@@ -47,5 +118,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       cacheBytes:
         numberFrom(env, 'EDIT_CACHE_MB', DEFAULT_EDIT_POOL.cacheBytes / 2 ** 20) * 2 ** 20,
     },
+    http: httpSettingsFrom(env),
+    serveSourceMaps: env.SERVE_SOURCE_MAPS === '1',
   };
 }

@@ -1,8 +1,12 @@
 /**
  * Errors and limits (api.md §4, §6): bodies that are not JSON objects, content types, the
  * 1 MiB body limit, 1,000 operations and 10,000 items a request, unknown routes, and the rate
- * limit per key. Every limit is tested at and just past its edge.
+ * limit per key and per address (behind a trusted proxy too). Every limit is tested at and
+ * just past its edge.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ITEMS, MAX_OPERATIONS } from '../../contract/config-edit';
 import { MAX_BODY_BYTES } from '../../contract/endpoints';
@@ -18,6 +22,7 @@ import {
   send,
   urlOf,
 } from '../testing/api';
+import { DEFAULT_HTTP_SETTINGS } from '../plugins/connections';
 import { startTestService, type TestService } from '../testing/test-service';
 
 let service: TestService;
@@ -92,6 +97,58 @@ describe('bodies', () => {
     const body = JSON.stringify({ operations: [CREATE_APP('a')], summary: 's' });
     const response = await rawEdit(body, 'application/json; charset=utf-8');
     expect(expectSuccess('editConfig', response).revision).toBe(1);
+  });
+
+  /** JSON text with `bytes` spliced into a string of it. */
+  const withBytes = (before: string, bytes: number[], after: string) =>
+    Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
+
+  it.each([
+    ['a raw 0xff byte', [0xff]],
+    ['a truncated sequence', [0xc3]],
+    ['an encoded surrogate (CESU-8)', [0xed, 0xa0, 0x80]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+  ])('refuses a body with %s in a string with 400, saving nothing', async (_what, bytes) => {
+    const app = '{"id":"a","name":"A","platform":"web"}';
+    const payload = withBytes(
+      '{"summary":"caf',
+      bytes,
+      `","operations":[{"create_app":[${app}]}]}`,
+    );
+    const problem = expectProblem(
+      await rawEdit(payload, 'application/json'),
+      400,
+      'invalid_request',
+    );
+    expect(problem.detail).toBe('The body is not valid UTF-8');
+    expect(await configCount()).toBe(1);
+
+    const keyName = withBytes('{"name":"ke', bytes, 'y"}');
+    const before = (await ok(service, admin, 'listApiKeys')).length;
+    expectProblem(
+      await service.call(admin, {
+        method: 'POST',
+        url: urlOf('createApiKey'),
+        payload: keyName,
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(await ok(service, admin, 'listApiKeys')).toHaveLength(before);
+  });
+
+  it('stores text in UTF-8 as it was sent, beyond ASCII included', async () => {
+    const name = 'café ☕ 🚀 日本';
+    const response = await service.call(admin, {
+      method: 'POST',
+      url: urlOf('createApiKey'),
+      payload: Buffer.from(JSON.stringify({ name }), 'utf8'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(expectSuccess('createApiKey', response).name).toBe(name);
+    const names = (await ok(service, admin, 'listApiKeys')).map((key) => key.name);
+    expect(names).toContain(name);
   });
 });
 
@@ -282,15 +339,90 @@ describe('the rate limit, per key', () => {
     for (let i = 0; i < 3; i++) expectProblem(await send(service, invented, 'getAuthStatus'), 401);
     for (let i = 0; i < 2; i++) expectProblem(await send(service, `sk_${i}`, 'getAuthStatus'), 401);
     // Five bad keys from one address: the sixth request without a valid key is limited.
-    expectProblem(await send(service, undefined, 'getHealth'), 429);
+    expectProblem(await send(service, undefined, 'getOpenApiDocument'), 429);
     // A valid key still has its own bucket.
     await ok(service, admin, 'getAuthStatus');
   });
 
   it('limits requests without a key per client address', async () => {
-    for (let i = 0; i < 5; i++) await ok(service, undefined, 'getHealth');
-    expectProblem(await send(service, undefined, 'getHealth'), 429);
+    for (let i = 0; i < 5; i++) await ok(service, undefined, 'getOpenApiDocument');
+    expectProblem(await send(service, undefined, 'getOpenApiDocument'), 429);
     // A key has its own bucket.
     await ok(service, admin, 'getAuthStatus');
+  });
+});
+
+describe('the rate limit, per client address', () => {
+  let consoleDir: string;
+
+  beforeEach(async () => {
+    consoleDir = mkdtempSync(join(tmpdir(), 'console-'));
+    writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Console</title>');
+    mkdirSync(join(consoleDir, 'assets'));
+    writeFileSync(join(consoleDir, 'assets', 'entry.js'), 'export {};');
+    service = await startTestService({ rateLimit: { rps: 5, burst: 5 }, consoleDir });
+    admin = service.adminKey;
+  });
+
+  afterEach(() => rmSync(consoleDir, { recursive: true, force: true }));
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    service.call(undefined, { method: 'GET', url, headers });
+
+  it('never counts GET /health nor the console: they answer after a flood from that address', async () => {
+    for (let i = 0; i < 5; i++) await ok(service, undefined, 'getOpenApiDocument');
+    expectProblem(await send(service, undefined, 'getOpenApiDocument'), 429);
+    for (let i = 0; i < 20; i++) {
+      expect((await send(service, undefined, 'getHealth')).statusCode).toBe(200);
+      expect((await get('/')).statusCode).toBe(200);
+      expect((await get('/index.html')).statusCode).toBe(200);
+      expect((await get('/assets/entry.js')).statusCode).toBe(200);
+      // A page of the console, answered by index.html.
+      expect((await get('/configs/abc', { accept: 'text/html' })).statusCode).toBe(200);
+    }
+  });
+
+  it('and they do not use up the limit of the API', async () => {
+    for (let i = 0; i < 20; i++) {
+      await ok(service, undefined, 'getHealth');
+      expect((await get('/')).statusCode).toBe(200);
+      expect((await get('/assets/entry.js')).statusCode).toBe(200);
+    }
+    for (let i = 0; i < 5; i++) await ok(service, undefined, 'getOpenApiDocument');
+    expectProblem(await send(service, undefined, 'getOpenApiDocument'), 429);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const forwarded = (client: string) =>
+    send(service, undefined, 'getOpenApiDocument', { headers: { 'x-forwarded-for': client } });
+
+  it('takes the client address from X-Forwarded-For when the peer is a trusted proxy', async () => {
+    service = await startTestService({
+      rateLimit: { rps: 5, burst: 5 },
+      http: { ...DEFAULT_HTTP_SETTINGS, trustProxy: ['127.0.0.1'] },
+    });
+    // inject's requests come from 127.0.0.1, the proxy here.
+    for (let i = 0; i < 5; i++)
+      expectConforming('getOpenApiDocument', await forwarded('203.0.113.7'));
+    expectProblem(await forwarded('203.0.113.7'), 429);
+    // Another client behind the same proxy has its own limit.
+    for (let i = 0; i < 5; i++) expect((await forwarded('203.0.113.8')).statusCode).toBe(200);
+    expectProblem(await forwarded('203.0.113.8'), 429);
+  });
+
+  it('believes no X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    service = await startTestService({
+      rateLimit: { rps: 5, burst: 5 },
+      http: { ...DEFAULT_HTTP_SETTINGS, trustProxy: ['10.0.0.0/8'] },
+    });
+    for (let i = 0; i < 5; i++) expect((await forwarded(`203.0.113.${i}`)).statusCode).toBe(200);
+    expectProblem(await forwarded('203.0.113.99'), 429);
+  });
+
+  it('is off by default: the header is ignored', async () => {
+    service = await startTestService({ rateLimit: { rps: 5, burst: 5 } });
+    for (let i = 0; i < 5; i++) expect((await forwarded(`203.0.113.${i}`)).statusCode).toBe(200);
+    expectProblem(await forwarded('203.0.113.99'), 429);
   });
 });

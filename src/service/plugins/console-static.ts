@@ -1,7 +1,8 @@
 /**
  * Serves the built console (dist/) at `/`, with the SPA fallback: a GET for a page URL
  * (`/configs/abc`) that is no file answers index.html, so deep links and reloads work.
- * Unknown API routes and everything else answer a problem+json 404.
+ * Unknown API routes and everything else answer a problem+json 404. The source maps
+ * (`.map`) are left out unless `serveSourceMaps`: they would hand out the console's source.
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -14,10 +15,17 @@ import { sendProblem } from './error-handler';
 export async function registerConsole(
   app: FastifyInstance,
   consoleDir: string | undefined,
+  serveSourceMaps = false,
 ): Promise<void> {
   const hasConsole = consoleDir !== undefined && existsSync(join(consoleDir, 'index.html'));
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: 'index.html' });
+    // Without the wildcard, a route per file found at start-up: a file left out is a 404.
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      wildcard: false,
+      index: 'index.html',
+      ...(serveSourceMaps ? {} : { globIgnore: ['**/*.map'] }),
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =

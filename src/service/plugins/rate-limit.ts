@@ -3,9 +3,12 @@
  * average `rps` requests a second with bursts up to `burst`. @fastify/rate-limit counts in
  * fixed windows, so the window is `burst / rps` seconds holding `burst` requests: the same
  * average, and a burst of `burst` at most. `rps` 0 turns it off (benchmarks).
+ * `GET /health` and the console's files are never counted: a flood from one address must not
+ * make its probes or the console's page fail.
  */
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemOf } from '../../contract/problem';
 import { isWellFormedSecret } from '../domain/api-key-secrets';
 import { HttpProblem } from '../http-problem';
@@ -67,6 +70,13 @@ export class FixedWindowStore implements FastifyRateLimitStore {
   }
 }
 
+/** Reads outside the API (the console's files and pages) and the health probe. */
+function isUncounted(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.every((method) => method === 'GET' || method === 'HEAD')) return false;
+  return route.url === `${API_BASE_PATH}/health` || !route.url.startsWith(`${API_BASE_PATH}/`);
+}
+
 export async function registerRateLimit(
   app: FastifyInstance,
   settings: RateLimitSettings,
@@ -74,6 +84,10 @@ export async function registerRateLimit(
 ): Promise<void> {
   if (settings.rps <= 0) return;
   const burst = Math.max(settings.burst, 1);
+  // Before the plugin's own onRoute hook, which skips a route whose config says false.
+  app.addHook('onRoute', (route) => {
+    if (isUncounted(route)) route.config = { ...route.config, rateLimit: false };
+  });
   await app.register(rateLimit, {
     global: true,
     max: burst,

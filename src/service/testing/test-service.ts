@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import type { Permission, Role } from '../../contract/auth-status';
 import type { RateLimitSettings } from '../plugins/rate-limit';
-import { buildApp } from '../app';
+import { buildApp, type AppOptions } from '../app';
 import { createAccount, createApiKey, createUser, type CreatedAccount } from '../domain/accounts';
 import type { Clock } from '../domain/clock';
 import { EditPool } from '../edit-work/edit-pool';
@@ -47,6 +47,11 @@ export interface TestServiceOptions {
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
   /** The edit pool, owned by the caller; by default one shared by the test file's services. */
   readonly editPool?: EditPool;
+  /** Timeouts and trusted proxies (the defaults when absent). */
+  readonly http?: AppOptions['http'];
+  /** A built console to serve, and whether its source maps are served. */
+  readonly consoleDir?: string;
+  readonly serveSourceMaps?: boolean;
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -70,6 +75,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       options.editPool ??
       (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.http ? { http: options.http } : {}),
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.serveSourceMaps ? { serveSourceMaps: true } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',

@@ -1,0 +1,72 @@
+/** The settings read from the environment: defaults, and refusals that name the variable. */
+import { describe, expect, it } from 'vitest';
+import { settingsFromEnv, trustedProxiesFrom } from './settings';
+
+describe('settingsFromEnv', () => {
+  it('defaults to headers within 10 s, a request within 30 s, idle 5 s, no proxy, no source maps', () => {
+    const settings = settingsFromEnv({});
+    expect(settings.http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      trustProxy: false,
+    });
+    expect(settings.serveSourceMaps).toBe(false);
+  });
+
+  it('reads the timeouts, TRUST_PROXY and SERVE_SOURCE_MAPS', () => {
+    const settings = settingsFromEnv({
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+      TRUST_PROXY: '10.0.0.1, 192.168.0.0/16',
+      SERVE_SOURCE_MAPS: '1',
+    });
+    expect(settings.http).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+      trustProxy: ['10.0.0.1', '192.168.0.0/16'],
+    });
+    expect(settings.serveSourceMaps).toBe(true);
+  });
+
+  it.each([
+    [{ REQUEST_TIMEOUT_MS: '0' }, 'REQUEST_TIMEOUT_MS'],
+    [{ HEADERS_TIMEOUT_MS: '1.5' }, 'HEADERS_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: 'soon' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ HEADERS_TIMEOUT_MS: '40000' }, 'HEADERS_TIMEOUT_MS must not be longer'],
+  ])('refuses %o', (env, message) => {
+    expect(() => settingsFromEnv(env)).toThrow(message);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off when unset or empty', () => {
+    expect(trustedProxiesFrom(undefined)).toBe(false);
+    expect(trustedProxiesFrom(' ')).toBe(false);
+  });
+
+  it('takes addresses, CIDR ranges and the named private ranges', () => {
+    expect(
+      trustedProxiesFrom(
+        '127.0.0.1,::1, 10.0.0.0/8,fd00::/8,10.1.0.0/255.255.0.0,loopback,uniquelocal',
+      ),
+    ).toEqual([
+      '127.0.0.1',
+      '::1',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '10.1.0.0/255.255.0.0',
+      'loopback',
+      'uniquelocal',
+    ]);
+  });
+
+  it.each(['true', '*', '2', 'proxy.internal', '10.0.0.0/33', '::1/129', '10.0.0.1,', '1.2.3'])(
+    'refuses %j, naming what it takes',
+    (raw) => {
+      expect(() => trustedProxiesFrom(raw)).toThrow(/TRUST_PROXY must be a comma-separated list/);
+    },
+  );
+});
