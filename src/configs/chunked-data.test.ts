@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { MAX_NESTING_DEPTH } from '../contract/limits';
 import { ChunkedConfigReader } from './chunked-data';
 import { parseConfig, YAML_PARSE_OPTIONS } from './parse';
 import { applyEdits, configArb, editsArb } from './testing/config-arbitraries';
@@ -139,6 +140,21 @@ describe('ChunkedConfigReader', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('reads nesting up to the limit as the full parse does, and declines what is deeper', () => {
+    const reader = new ChunkedConfigReader();
+    // An app's settings value `levels` lists deep: the config nests 4 + levels.
+    const appWith = (levels: number) =>
+      `apps:\n  - id: a\n    settings:\n      x: ${'['.repeat(levels)}1${']'.repeat(levels)}\n`;
+    const skeletonWith = (levels: number) => `other: ${'['.repeat(levels)}1${']'.repeat(levels)}\n`;
+    for (let levels = MAX_NESTING_DEPTH - 6; levels <= MAX_NESTING_DEPTH; levels++) {
+      expectSameReading(reader, appWith(levels));
+      expectSameReading(reader, skeletonWith(levels));
+    }
+    expect(reader.dataOf(appWith(MAX_NESTING_DEPTH - 4))).toBeDefined();
+    expect(reader.dataOf(appWith(MAX_NESTING_DEPTH - 3))).toBeUndefined();
+    expect(reader.dataOf(skeletonWith(MAX_NESTING_DEPTH))).toBeUndefined();
   });
 
   it('declines anchors and aliases, which may reach across items', () => {

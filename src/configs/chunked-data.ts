@@ -14,8 +14,8 @@
  * The data it returns is shared between calls (an unchanged item is the same object): it is
  * frozen, and callers must copy before changing it.
  */
-import { parseDocument } from 'yaml';
-import { normalizeLineEnds, YAML_PARSE_OPTIONS } from './parse';
+import { MAX_NESTING_DEPTH } from '../contract/limits';
+import { normalizeLineEnds, parseDocumentWithin, YAML_PARSE_OPTIONS } from './parse';
 import { hasAnchorsOrAliases } from './yaml-tree';
 
 /**
@@ -165,7 +165,11 @@ const NOT_SIMPLE = Symbol('not simple');
 
 /** The data of a piece of YAML read on its own, or NOT_SIMPLE. */
 function readPiece(text: string): unknown {
-  const document = parseDocument(text, YAML_PARSE_OPTIONS);
+  // An item's piece is a list of one, a level less deep than the item in the config: a
+  // piece near the limit is left to the whole parse, which refuses what is too deep.
+  const parsed = parseDocumentWithin(text, MAX_NESTING_DEPTH - 1);
+  if (!('document' in parsed)) return NOT_SIMPLE;
+  const { document } = parsed;
   if (document.errors.length > 0) return NOT_SIMPLE;
   // An alias could name an anchor in another piece; `&` or `*` in the text may be one.
   if ((text.includes('&') || text.includes('*')) && hasAnchorsOrAliases(document)) {

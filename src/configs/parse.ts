@@ -6,7 +6,17 @@
  * offsets into `text`, which is the input with `\n` line ends; as JavaScript string
  * offsets they count UTF-16 code units, which is what Monaco and the report use.
  */
-import { isDocument, LineCounter, parseDocument, type Document } from 'yaml';
+import {
+  Composer,
+  CST,
+  isDocument,
+  LineCounter,
+  parseDocument,
+  Parser,
+  YAMLParseError,
+  type Document,
+} from 'yaml';
+import { MAX_NESTING_DEPTH } from '../contract/limits';
 import type { ValidationIssue } from '../contract/validation';
 
 export interface ParsedConfig {
@@ -76,13 +86,23 @@ export function normalizeLineEnds(text: string): string {
   return withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
 }
 
-/** Parses config text. Never throws: a document the parser cannot build becomes an issue. */
+/**
+ * Parses config text. Never throws: a document the parser cannot build becomes an issue,
+ * and so does one nesting deeper than MAX_NESTING_DEPTH levels (`yaml.too_deep`), found
+ * before the document is built. The document of such text is empty and carries the
+ * parser's error, so that nothing edits or writes it in place of the text it could not read.
+ */
 export function parseConfig(input: string): ParsedConfig {
   const text = normalizeLineEnds(input);
   const lineCounter = new LineCounter();
   try {
-    const document = parseDocument(text, { ...YAML_PARSE_OPTIONS, lineCounter });
-    if (!isDocument(document)) throw new Error('the YAML parser returned no document');
+    const parsed = parseDocumentWithin(text, MAX_NESTING_DEPTH, lineCounter);
+    if ('tooDeepAt' in parsed) {
+      const at = parsed.tooDeepAt;
+      const message = `The config nests deeper than ${MAX_NESTING_DEPTH} levels, the limit for a config`;
+      return unreadable(text, lineCounter, message, [at, at + 1], 'yaml.too_deep');
+    }
+    const { document } = parsed;
     const syntaxIssues = document.errors.map((error) => {
       const [start, end] = error.pos;
       return {
@@ -95,26 +115,97 @@ export function parseConfig(input: string): ParsedConfig {
     });
     return { text, document, lineCounter, syntaxIssues };
   } catch (error) {
-    // The parser recurses per nesting level: absurdly deep input can exhaust the stack.
+    // A last resort: the limit above keeps the parser's recursion short.
     const reason = error instanceof RangeError ? 'the document nests too deeply' : String(error);
-    const empty = parseDocument('', { ...YAML_PARSE_OPTIONS, lineCounter: new LineCounter() });
-    return {
+    return unreadable(
       text,
-      document: empty,
       lineCounter,
-      syntaxIssues: [
-        {
-          code: 'yaml.syntax',
-          severity: 'error',
-          message: `The YAML cannot be read: ${reason}`,
-          path: '',
-          line: 1,
-          column: 1,
-          length: 0,
-        },
-      ],
-    };
+      `The YAML cannot be read: ${reason}`,
+      [0, 0],
+      'yaml.syntax',
+    );
   }
+}
+
+function unreadable(
+  text: string,
+  lineCounter: LineCounter,
+  message: string,
+  [start, end]: [number, number],
+  code: string,
+): ParsedConfig {
+  const document = parseDocument('', YAML_PARSE_OPTIONS);
+  document.errors.push(new YAMLParseError([start, end], 'RESOURCE_EXHAUSTION', message));
+  const issue: ValidationIssue = {
+    code,
+    severity: 'error',
+    message,
+    path: '',
+    ...positionAt(text, lineCounter, start, end),
+  };
+  return { text, document, lineCounter, syntaxIssues: [issue] };
+}
+
+/**
+ * `parseDocument(text, YAML_PARSE_OPTIONS)`, unless the text nests deeper than `limit`
+ * levels: then the offset of the first collection past it, and no document. The syntax
+ * tree (CST) is built without recursion and measured before the document is built from it
+ * (which recurses once per level).
+ */
+export function parseDocumentWithin(
+  text: string,
+  limit: number,
+  lineCounter?: LineCounter,
+): { readonly document: Document.Parsed } | { readonly tooDeepAt: number } {
+  const parser = new Parser(lineCounter?.addNewLine);
+  const composer = new Composer({ ...YAML_PARSE_OPTIONS });
+  let tooDeepAt: number | undefined;
+  function* measured(): Generator<CST.Token> {
+    for (const token of parser.parse(text)) {
+      if (token.type === 'document') tooDeepAt = firstPastLimit(token, limit);
+      if (tooDeepAt !== undefined) return;
+      yield token;
+    }
+  }
+  // As parseDocument: the first document; a second one is an error.
+  let document: Document.Parsed | undefined;
+  for (const next of composer.compose(measured(), true, text.length)) {
+    if (!document) document = next;
+    else {
+      document.errors.push(
+        new YAMLParseError(
+          [next.range[0], next.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
+      break;
+    }
+  }
+  if (tooDeepAt !== undefined) return { tooDeepAt };
+  if (!isDocument(document)) throw new Error('the YAML parser returned no document');
+  return { document };
+}
+
+/** The offset of the first collection of a CST document nested past `limit`, if any. */
+function firstPastLimit(document: CST.Document, limit: number): number | undefined {
+  const stack: [CST.Token | null | undefined, number][] = [[document.value, 0]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [token, above] = entry;
+    if (!CST.isCollection(token)) continue;
+    if (above >= limit) return token.offset;
+    const flowList = token.type === 'flow-collection' && token.start.source === '[';
+    // Last item first, value before key: the walk meets places in the order of the text.
+    for (let index = token.items.length - 1; index >= 0; index--) {
+      const item = token.items[index] as CST.CollectionItem;
+      // `[a: b]` and `[? a]`: the pair is a mapping of its own in the list, one level more.
+      const pair = flowList && (item.key !== undefined || item.sep !== undefined);
+      if (pair && above + 1 >= limit) return item.key?.offset ?? token.offset;
+      const level = pair ? above + 2 : above + 1;
+      stack.push([item.value, level], [item.key, level]);
+    }
+  }
+  return undefined;
 }
 
 /** 1-based line and column of `start`, and the length up to `end`, clamped to the text. */

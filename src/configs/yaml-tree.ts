@@ -3,8 +3,10 @@
  */
 import {
   isAlias,
+  isCollection,
   isMap,
   isNode,
+  isPair,
   isScalar,
   isSeq,
   visit,
@@ -42,6 +44,25 @@ export function jsonTypeOf(node: TreeNode): NodeJsonType {
     if (typeof value === 'boolean') return 'boolean';
   }
   return 'other';
+}
+
+/**
+ * Whether `node` nests mappings and lists more than `limit` levels deep (itself included; an
+ * alias counts as a leaf, keys as values do). Iterative, stopping at the first level past
+ * the limit.
+ */
+export function nodeNestsDeeperThan(node: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[node, 0]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [current, above] = entry;
+    if (isPair(current)) {
+      stack.push([current.key, above], [current.value, above]);
+    } else if (isCollection(current)) {
+      if (above >= limit) return true;
+      for (const item of current.items) stack.push([item, above + 1]);
+    }
+  }
+  return false;
 }
 
 /** A mapping key as the string JSON data would use. */

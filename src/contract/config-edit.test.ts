@@ -7,6 +7,7 @@ import {
   MAX_OPERATIONS,
   type ConfigEditResult,
 } from './config-edit';
+import { MAX_NESTING_DEPTH, MAX_POINTER_LENGTH } from './limits';
 import { ACTION_KEYS, operations, type Operation } from './operations';
 import { zodIssuesToProblemErrors } from './problem';
 
@@ -252,6 +253,67 @@ describe('limits (api.md §6)', () => {
     expect(errors).toEqual([{ path: '/operations', message: expect.stringContaining('10001') }]);
     expect(refusedPaths({ summary: 's', operations: [createApps(MAX_ITEMS + 1)] })).toEqual([
       '/operations',
+    ]);
+  });
+});
+
+describe('the pointer and nesting limits', () => {
+  const nested = (levels: number): unknown =>
+    Array.from({ length: levels }).reduce<unknown>((inner) => [inner], 1);
+  const request = (operation: unknown) => ({ summary: 's', operations: [operation] });
+
+  it(`takes a pointer of ${MAX_POINTER_LENGTH} characters and refuses one more, naming the limit`, () => {
+    const longest = `/${'p'.repeat(MAX_POINTER_LENGTH - 1)}`;
+    accepts(request(operations.set(longest, 1)));
+    accepts(request(operations.unset(longest)));
+    for (const operation of [operations.set(`${longest}p`, 1), operations.unset(`${longest}p`)]) {
+      const errors = refusal(request(operation));
+      expect(errors).toEqual([
+        {
+          path: `/operations/0/${Object.keys(operation)[0]}/0/path`,
+          message: expect.stringContaining(String(MAX_POINTER_LENGTH)),
+        },
+      ]);
+    }
+  });
+
+  it('refuses a pointer of 100,000 characters by its length alone', () => {
+    expect(refusal(request(operations.set('/a'.repeat(50_000), 1)))).toEqual([
+      { path: '/operations/0/set/0/path', message: expect.stringContaining('limit') },
+    ]);
+  });
+
+  it(`takes values nested ${MAX_NESTING_DEPTH} levels and refuses one more, at the value's path`, () => {
+    accepts(request(operations.set('', nested(MAX_NESTING_DEPTH))));
+    expect(refusal(request(operations.set('', nested(MAX_NESTING_DEPTH + 1))))).toEqual([
+      {
+        path: '/operations/0/set/0/value',
+        message: expect.stringContaining(String(MAX_NESTING_DEPTH)),
+      },
+    ]);
+    // In every field of every action, unknown ones included; mappings count as lists do.
+    const deepMap = {
+      k: Array.from({ length: MAX_NESTING_DEPTH }).reduce<unknown>((inner) => ({ k: inner }), 1),
+    };
+    for (const key of ACTION_KEYS) {
+      expect(
+        refusedPaths(
+          request({
+            [key]: [{ id: 'x', path: '/x', value: 1, variant: 'v', note: deepMap }],
+          }),
+        ),
+      ).toEqual([`/operations/0/${key}/0/note`]);
+    }
+    expect(
+      refusedPaths(
+        request({ create_app: [{ id: 'x', settings: { a: nested(MAX_NESTING_DEPTH) } }] }),
+      ),
+    ).toEqual(['/operations/0/create_app/0/settings']);
+  });
+
+  it('refuses a value nested 100,000 levels deep without overflowing the stack', () => {
+    expect(refusedPaths(request(operations.set('/deep', nested(100_000))))).toEqual([
+      '/operations/0/set/0/value',
     ]);
   });
 });

@@ -5,6 +5,7 @@ export * from './config-document';
 export * from './config-edit';
 export * from './configs';
 export * from './endpoints';
+export * from './limits';
 export * from './openapi';
 export * from './operations';
 export * from './problem';

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { API_BASE_PATH, contract } from './endpoints';
+import { MAX_POINTER_LENGTH } from './limits';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 
 // What the server sends: the document after a JSON round trip.
@@ -114,6 +115,15 @@ describe('the OpenAPI document', () => {
       },
     });
     expect(operationOf('publishConfig').requestBody?.required).toBe(false);
+  });
+
+  it('bounds the JSON Pointers of set and unset', () => {
+    for (const name of ['SetItem', 'UnsetItem']) {
+      const item = document.components.schemas[name] as {
+        properties: { path: { maxLength?: number } };
+      };
+      expect(item.properties.path.maxLength, name).toBe(MAX_POINTER_LENGTH);
+    }
   });
 
   it('sends problems as application/problem+json and successes as application/json', () => {

@@ -5,22 +5,41 @@
  * Items are checked only as far as they must be interpreted (config.md §3): an object, a
  * string `id` for app and test actions, a JSON Pointer `path` for set/unset, a `variant` for
  * promote. Every other value is written as given and judged by validation, so these item
- * schemas keep unknown keys and accept any value in the other fields.
+ * schemas keep unknown keys and accept any value in the other fields, as long as it nests
+ * at most MAX_NESTING_DEPTH levels (limits.ts).
  */
 import { described, z } from './zod';
 import type { AbTest, AbTestStatus, App, Settings, Variant } from './config-document';
+import { MAX_NESTING_DEPTH, MAX_POINTER_LENGTH, nestsDeeperThan } from './limits';
 
 /** RFC 6901: "" or "/"-separated tokens in which "~" is followed by 0 or 1. */
 export const JSON_POINTER_PATTERN = '^(/([^~/]|~[01])*)*$';
 
 export const jsonPointerSchema = described(
-  z
-    .string()
-    .check(
-      z.regex(new RegExp(JSON_POINTER_PATTERN), 'must be a JSON Pointer such as /apps/0/name'),
-    ),
-  'A JSON Pointer (RFC 6901) into the config document.',
+  z.string().check(
+    // Aborts: nothing else reads a pointer past the limit.
+    z.maxLength(MAX_POINTER_LENGTH, {
+      message: `is over ${MAX_POINTER_LENGTH} characters, the limit for a JSON Pointer`,
+      abort: true,
+    }),
+    z.regex(new RegExp(JSON_POINTER_PATTERN), 'must be a JSON Pointer such as /apps/0/name'),
+  ),
+  `A JSON Pointer (RFC 6901) into the config document, at most ${MAX_POINTER_LENGTH} characters.`,
 );
+
+/** Every field of an item holds a value nested at most MAX_NESTING_DEPTH levels. */
+const boundedNesting = z.superRefine((item: Readonly<Record<string, unknown>>, ctx) => {
+  for (const [key, value] of Object.entries(item)) {
+    if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        input: value,
+        message: `nests deeper than ${MAX_NESTING_DEPTH} levels, the limit for a value`,
+      });
+    }
+  }
+});
 
 const id = described(z.string(), 'The id of the app or A/B test the item acts on.');
 const anyValue = (description: string) => described(z.optional(z.unknown()), description);
@@ -33,6 +52,7 @@ export const createAppItemSchema = z
     enabled: anyValue('boolean; default true'),
     settings: anyValue('map of key -> string | number | boolean'),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'CreateAppItem' });
 
 export const updateAppItemSchema = z
@@ -43,15 +63,23 @@ export const updateAppItemSchema = z
     enabled: anyValue('new enabled flag'),
     settings: anyValue('keys to set; a null value removes that key'),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'UpdateAppItem' });
 
-export const idItemSchema = z.looseObject({ id }).register(z.globalRegistry, { id: 'IdItem' });
+export const idItemSchema = z
+  .looseObject({ id })
+  .check(boundedNesting)
+  .register(z.globalRegistry, { id: 'IdItem' });
 
 export const setItemSchema = z
   .looseObject({
     path: jsonPointerSchema,
-    value: described(z.unknown(), 'Any JSON value; written as given.'),
+    value: described(
+      z.unknown(),
+      `Any JSON value nested at most ${MAX_NESTING_DEPTH} levels deep; written as given.`,
+    ),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'SetItem' });
 
 export const unsetItemSchema = z
@@ -60,6 +88,7 @@ export const unsetItemSchema = z
       z.refine((path) => path !== '', 'cannot unset the whole document'),
     ),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'UnsetItem' });
 
 export const createAbTestItemSchema = z
@@ -69,6 +98,7 @@ export const createAbTestItemSchema = z
     description: anyValue('up to 500 characters'),
     variants: anyValue('2..10 variants {id, weight, settings?} whose weights sum to 100'),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'CreateAbTestItem' });
 
 export const updateAbTestItemSchema = z
@@ -77,6 +107,7 @@ export const updateAbTestItemSchema = z
     description: anyValue('new description (draft or running tests)'),
     variants: anyValue('new variants (draft tests only)'),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'UpdateAbTestItem' });
 
 export const promoteAbTestItemSchema = z
@@ -84,6 +115,7 @@ export const promoteAbTestItemSchema = z
     id,
     variant: described(z.string(), 'The winning variant, whose settings are copied.'),
   })
+  .check(boundedNesting)
   .register(z.globalRegistry, { id: 'PromoteAbTestItem' });
 
 const items = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1));

@@ -4,6 +4,7 @@
  * many items stays linear on a large config.
  */
 import {
+  isAlias,
   isMap,
   isScalar,
   isSeq,
@@ -13,8 +14,16 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
+import { MAX_NESTING_DEPTH } from '../../contract/limits';
 import { toPointer, type PathSegment } from '../json-pointer';
-import { findPair, keyString, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
+import {
+  findPair,
+  keyString,
+  nodeNestsDeeperThan,
+  resolveAlias,
+  stringValue,
+  type TreeNode,
+} from '../yaml-tree';
 import type { EditChanges } from './edit-changes';
 import { refuse } from './refusal';
 
@@ -38,6 +47,8 @@ export class ApplyContext {
   private readonly pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
   /** Mappings that repeat a key: removing one holder may reveal another, so no index. */
   private readonly repeatsKeys = new WeakSet<YAMLMap>();
+  /** Places touched since the last `checkNesting`. */
+  private unchecked: (readonly PathSegment[])[] = [];
 
   constructor(
     readonly document: Document,
@@ -54,6 +65,56 @@ export class ApplyContext {
   touch(path: readonly PathSegment[]): void {
     this.applied.add(toPointer(path));
     this.changes?.note(this.document, path);
+    this.unchecked.push(path);
+  }
+
+  /**
+   * Refuses a change that left the config nesting deeper than MAX_NESTING_DEPTH levels: the
+   * node at each place touched since the last check sits as many levels deep as its path
+   * is long, so this costs the size of what was written there. A path through an alias may
+   * lead elsewhere in the text: then the whole document is measured.
+   */
+  checkNesting(): void {
+    const paths = this.unchecked;
+    this.unchecked = [];
+    for (const path of paths) {
+      const found = this.nodeAt(path);
+      if (found === undefined) continue;
+      const tooDeep = found.throughAlias
+        ? nodeNestsDeeperThan(this.document.contents, MAX_NESTING_DEPTH)
+        : path.length > MAX_NESTING_DEPTH ||
+          nodeNestsDeeperThan(found.node, MAX_NESTING_DEPTH - path.length);
+      if (tooDeep) {
+        throw refuse.tooDeep(
+          `what it writes at ${toPointer(path) || '""'} would make the config nest deeper than ${MAX_NESTING_DEPTH} levels, the limit for a config`,
+        );
+      }
+    }
+  }
+
+  /** The node at `path`, and whether an alias was followed on the way; undefined: none. */
+  private nodeAt(
+    path: readonly PathSegment[],
+  ): { readonly node: TreeNode; readonly throughAlias: boolean } | undefined {
+    let raw = this.document.contents as TreeNode;
+    let throughAlias = false;
+    for (const segment of [...path, undefined]) {
+      throughAlias ||= isAlias(raw);
+      const node = resolveAlias(this.document, raw);
+      if (segment === undefined) return { node, throughAlias };
+      if (isMap(node)) {
+        const pair = this.pair(node, String(segment));
+        if (!pair) return undefined;
+        raw = (pair.value ?? null) as TreeNode;
+      } else if (isSeq(node)) {
+        const item: unknown = node.items[Number(segment)];
+        if (item === undefined) return undefined;
+        raw = item as TreeNode;
+      } else {
+        return undefined;
+      }
+    }
+    return undefined;
   }
 
   appliedPaths(): string[] {

@@ -4,8 +4,9 @@
  * and the lifecycle table are in ab-test-lifecycle.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_NESTING_DEPTH, MAX_POINTER_LENGTH } from '../../contract/limits';
 import type { Operation } from '../../contract/operations';
-import { parseConfig } from '../parse';
+import { parseConfig, stringifyConfig } from '../parse';
 import { applied, NOW, refused } from '../testing/apply-helpers';
 import { applyOperations } from './apply-operations';
 
@@ -647,6 +648,129 @@ describe('unset', () => {
       status: 400,
       code: 'operation.invalid_item',
     });
+  });
+});
+
+/** `levels` lists nested in one another around 1: `[[1]]` is 2 levels. */
+function nestedLists(levels: number): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < levels; level++) value = [value];
+  return value;
+}
+
+/** `levels` mappings nested in one another: `{ k: { k: 1 } }` is 2 levels. */
+function nestedMaps(levels: number): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < levels; level++) value = { k: value };
+  return value;
+}
+
+describe('limits', () => {
+  it(`takes a path of ${MAX_POINTER_LENGTH} characters and refuses one more (400)`, () => {
+    const longest = `/${'k'.repeat(MAX_POINTER_LENGTH - 1)}`;
+    expect(applied(FIXTURE, [{ set: [{ path: longest, value: 1 }] }]).paths).toEqual([longest]);
+    const refusal = refused(FIXTURE, [{ set: [{ path: `${longest}k`, value: 1 }] }]);
+    expect(refusal).toMatchObject({
+      status: 400,
+      code: 'operation.invalid_item',
+      requestPath: '/operations/0/set/0/path',
+    });
+    expect(refusal.message).toContain(String(MAX_POINTER_LENGTH));
+  });
+
+  it('refuses a path of 100,000 characters by its length, for set and unset', () => {
+    const path = '/a'.repeat(50_000);
+    for (const operation of [{ set: [{ path, value: 1 }] }, { unset: [{ path }] }]) {
+      expect(refused(FIXTURE, [operation])).toMatchObject({ status: 400, requestPath: /\/path$/ });
+    }
+  });
+
+  it(`takes a value that makes the config ${MAX_NESTING_DEPTH} levels deep, and refuses one level more`, () => {
+    // The top mapping, a and b hold the value at /a/b/c: 3 levels before its own.
+    const fits = nestedLists(MAX_NESTING_DEPTH - 3);
+    expect(applied(FIXTURE, [{ set: [{ path: '/a/b/c', value: fits }] }]).paths).toEqual([
+      '/a/b/c',
+    ]);
+    const refusal = refused(FIXTURE, [{ set: [{ path: '/a/b/c', value: [fits] }] }]);
+    expect(refusal).toMatchObject({
+      status: 400,
+      code: 'config.too_deep',
+      requestPath: '/operations/0/set/0/value',
+    });
+    expect(refusal.message).toContain(String(MAX_NESTING_DEPTH));
+    // The whole document may be one value of the limit's depth.
+    expect(
+      applied('', [{ set: [{ path: '', value: nestedMaps(MAX_NESTING_DEPTH) }] }]).paths,
+    ).toEqual(['']);
+    expect(
+      refused('', [{ set: [{ path: '', value: nestedMaps(MAX_NESTING_DEPTH + 1) }] }]),
+    ).toMatchObject({ code: 'config.too_deep' });
+  });
+
+  it('refuses a pointer of more tokens than the limit, even for a scalar', () => {
+    const path = '/a'.repeat(MAX_NESTING_DEPTH + 1);
+    expect(refused(FIXTURE, [{ set: [{ path, value: 1 }] }])).toMatchObject({
+      code: 'config.too_deep',
+    });
+    expect(
+      applied(FIXTURE, [{ set: [{ path: '/a'.repeat(MAX_NESTING_DEPTH), value: 1 }] }]).paths,
+    ).toHaveLength(1);
+  });
+
+  it('counts where every action writes: an app and its settings sit 3 and 4 levels deep', () => {
+    const app = (settings: unknown) => ({ id: 'deep', name: 'Deep', platform: 'web', settings });
+    // apps (2), the app (3), settings (4), then the value under a settings key.
+    const fits = nestedMaps(MAX_NESTING_DEPTH - 4);
+    expect(applied(FIXTURE, [{ create_app: [app({ x: fits })] }]).paths).toEqual(['/apps/2']);
+    expect(refused(FIXTURE, [{ create_app: [app({ x: [fits] })] }])).toMatchObject({
+      status: 400,
+      code: 'config.too_deep',
+      requestPath: '/operations/0/create_app/0',
+    });
+    expect(
+      refused(FIXTURE, [{ update_app: [{ id: 'checkout', settings: { x: [fits] } }] }]),
+    ).toMatchObject({ code: 'config.too_deep' });
+    expect(refused(FIXTURE, [{ update_app: [{ id: 'search', note: [[fits]] }] }])).toMatchObject({
+      code: 'config.too_deep',
+    });
+  });
+
+  it('measures where an alias leads in the text, not the path through it', () => {
+    // The anchored mapping sits at the limit, under 30 lists; `y` names it from level 2.
+    const lists = MAX_NESTING_DEPTH - 2;
+    const text = `deep: ${'['.repeat(lists)}&a {}${']'.repeat(lists)}\ny: *a\n`;
+    expect(parseConfig(text).syntaxIssues).toEqual([]);
+    expect(applied(text, [{ set: [{ path: '/y/k', value: 1 }] }]).paths).toEqual(['/y/k']);
+    expect(refused(text, [{ set: [{ path: '/y/k', value: [1] }] }])).toMatchObject({
+      status: 400,
+      code: 'config.too_deep',
+    });
+  });
+
+  it('refuses values nested thousands of levels deep without overflowing the stack', () => {
+    for (const value of [nestedLists(1_200), nestedMaps(1_000), nestedLists(200_000)]) {
+      expect(refused(FIXTURE, [{ set: [{ path: '/deep', value }] }])).toMatchObject({
+        status: 400,
+        code: 'config.too_deep',
+        requestPath: '/operations/0/set/0/value',
+      });
+      expect(refused(FIXTURE, [{ create_app: [{ id: 'x', note: value }] }])).toMatchObject({
+        requestPath: '/operations/0/create_app/0/note',
+      });
+    }
+  });
+
+  it('refuses to edit a document the parser could not read (409 config.unreadable)', () => {
+    for (const text of [`deep: ${JSON.stringify(nestedLists(MAX_NESTING_DEPTH))}`, 'a: "open\n']) {
+      const { document } = parseConfig(text);
+      const result = applyOperations(document, [{ unset: [{ path: '/deep' }] }], { now: NOW });
+      expect(result).toMatchObject({
+        ok: false,
+        refusal: { status: 409, code: 'config.unreadable', requestPath: '/operations' },
+      });
+      // Writing it would put an empty config in place of what could not be read.
+      expect(() => stringifyConfig(document)).toThrow();
+    }
   });
 });
 

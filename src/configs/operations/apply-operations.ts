@@ -4,6 +4,7 @@
  * first refusal stops everything and the caller keeps its unchanged copy (all or nothing).
  */
 import type { Document } from 'yaml';
+import { MAX_NESTING_DEPTH, MAX_POINTER_LENGTH, nestsDeeperThan } from '../../contract/limits';
 import {
   actionKeyOf,
   itemsOf,
@@ -65,6 +66,8 @@ export function applyOperations(
   operations: readonly Operation[],
   options: ApplyOptions = {},
 ): ApplyResult {
+  const [first] = operations;
+  if (first && document.errors.length > 0) return unreadable(document, actionKeyOf(first));
   const context = new ApplyContext(document, options.now ?? new Date(), options.changes);
   for (const [operationIndex, operation] of operations.entries()) {
     const action = actionKeyOf(operation);
@@ -74,10 +77,18 @@ export function applyOperations(
         if (typeof item !== 'object' || item === null || Array.isArray(item)) {
           throw refuse.badItem('the item is not an object');
         }
+        checkValueNesting(item);
         handler(context, item);
+        context.checkNesting();
       } catch (error) {
         if (!(error instanceof RefusalError)) throw error;
-        const requestPath = toPointer(['operations', operationIndex, action, itemIndex]);
+        const requestPath = toPointer([
+          'operations',
+          operationIndex,
+          action,
+          itemIndex,
+          ...(error.field === undefined ? [] : [error.field]),
+        ]);
         return {
           ok: false,
           refusal: {
@@ -96,10 +107,49 @@ export function applyOperations(
   return { ok: true, appliedPaths: context.appliedPaths() };
 }
 
+/**
+ * A document the parser could not build (syntax errors, or nesting past the limit) cannot
+ * be written back: editing it would lose what could not be read.
+ */
+function unreadable(document: Document, action: ActionKey): ApplyResult {
+  const reason = document.errors[0]?.message.split('\n')[0] ?? '';
+  const message = `The config cannot be read (${reason}), so operations cannot change it: discard the draft, or make another published config live`;
+  return {
+    ok: false,
+    refusal: {
+      status: 409,
+      code: 'config.unreadable',
+      message,
+      operationIndex: 0,
+      itemIndex: 0,
+      action,
+      requestPath: '/operations',
+    },
+  };
+}
+
+/** The contract refuses such items first; checked again before any value becomes nodes. */
+function checkValueNesting(item: Item): void {
+  for (const [field, value] of Object.entries(item)) {
+    if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
+      throw refuse.tooDeep(
+        `${field} nests deeper than ${MAX_NESTING_DEPTH} levels, the limit for a value`,
+        field,
+      );
+    }
+  }
+}
+
 const JSON_POINTER = new RegExp(JSON_POINTER_PATTERN);
 
 function pointerOf(item: Item): string {
   const path = item.path;
+  if (typeof path === 'string' && path.length > MAX_POINTER_LENGTH) {
+    throw refuse.badItem(
+      `path is over ${MAX_POINTER_LENGTH} characters, the limit for a JSON Pointer`,
+      'path',
+    );
+  }
   // RFC 6901: a "~" not followed by 0 or 1 (e.g. /a~2b) makes the pointer invalid (400).
   if (typeof path !== 'string' || !JSON_POINTER.test(path)) {
     throw refuse.badItem('the item needs a JSON Pointer "path" such as /apps/0/name');

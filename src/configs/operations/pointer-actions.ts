@@ -6,7 +6,8 @@
  * index past the end or an absent target of `unset` does not exist (422).
  */
 import { isMap, isScalar, isSeq, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
-import { isArrayIndexToken, parsePointer, type PathSegment } from '../json-pointer';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../../contract/limits';
+import { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from '../json-pointer';
 import { resolveAlias, type TreeNode } from '../yaml-tree';
 import { keepComments, type ApplyContext } from './apply-context';
 import { refuse } from './refusal';
@@ -15,6 +16,14 @@ type Container = YAMLMap | YAMLSeq;
 
 export function applySet(context: ApplyContext, pointer: string, value: unknown): void {
   const tokens = parsePointer(pointer);
+  // The value sits as many levels deep as the pointer has tokens: refused before any walk.
+  const room = MAX_NESTING_DEPTH - tokens.length;
+  if (room < 0 || nestsDeeperThan(value, room)) {
+    throw refuse.tooDeep(
+      `at ${pointer || '""'} (${tokens.length} levels deep) the value would make the config nest deeper than ${MAX_NESTING_DEPTH} levels, the limit for a config`,
+      'value',
+    );
+  }
   context.forgetIndexes();
   if (tokens.length === 0) {
     context.document.contents = context.createNode(value);
@@ -24,7 +33,7 @@ export function applySet(context: ApplyContext, pointer: string, value: unknown)
   const { parent, path } = walkToParent(context, tokens, true);
   const last = tokens[tokens.length - 1] as string;
   if (isSeq(parent)) {
-    const index = last === '-' ? parent.items.length : listIndex(parent, last, pointer, true);
+    const index = last === '-' ? parent.items.length : listIndex(parent, last, () => pointer, true);
     if (index === parent.items.length) parent.items.push(context.createNode(value));
     else parent.items[index] = keepComments(parent.items[index], context.createNode(value));
     context.touch([...path, index]);
@@ -41,7 +50,7 @@ export function applyUnset(context: ApplyContext, pointer: string): void {
   const { parent, path } = walkToParent(context, tokens, false);
   const last = tokens[tokens.length - 1] as string;
   if (isSeq(parent)) {
-    const index = listIndex(parent, last, pointer, false);
+    const index = listIndex(parent, last, () => pointer, false);
     parent.items.splice(index, 1);
     context.touch([...path, index]);
   } else {
@@ -50,22 +59,30 @@ export function applyUnset(context: ApplyContext, pointer: string): void {
   }
 }
 
-/** Follows all tokens but the last; creates missing mappings when `create` is set. */
+/**
+ * Follows all tokens but the last; creates missing mappings when `create` is set. Linear in
+ * the pointer: the pointer of a place is spelt out only for a refusal's message.
+ */
 function walkToParent(
   context: ApplyContext,
   tokens: readonly string[],
   create: boolean,
 ): { parent: Container; path: PathSegment[] } {
-  const pointer = (count: number) => `/${tokens.slice(0, count).join('/')}`;
-  let current = asContainer(context, context.document.contents as TreeNode, '', create, () => {
-    const root = context.createNode({}) as YAMLMap;
-    context.document.contents = root;
-    return root;
-  });
+  let current = asContainer(
+    context,
+    context.document.contents as TreeNode,
+    () => '',
+    create,
+    () => {
+      const root = context.createNode({}) as YAMLMap;
+      context.document.contents = root;
+      return root;
+    },
+  );
   const path: PathSegment[] = [];
   for (let depth = 0; depth < tokens.length - 1; depth++) {
     const token = tokens[depth] as string;
-    const here = pointer(depth + 1);
+    const here = () => toPointer(tokens.slice(0, depth + 1));
     if (isSeq(current)) {
       const index = listIndex(current, token, here, false);
       const seq = current;
@@ -97,7 +114,7 @@ function walkToParent(
 function asContainer(
   context: ApplyContext,
   raw: TreeNode,
-  pointer: string,
+  pointer: () => string,
   create: boolean,
   createMap: () => YAMLMap,
 ): Container {
@@ -105,18 +122,18 @@ function asContainer(
   if (isMap(node) || isSeq(node)) return node;
   const empty = node === null || (isScalar(node) && node.value === null);
   if (empty && create) return createMap();
-  if (empty) throw notFound(pointer || '""');
+  if (empty) throw notFound(pointer() || '""');
   throw refuse.conflict(
     'path.conflict',
-    `${pointer || 'The document'} is ${describe(node)}, so nothing can be set inside it`,
+    `${pointer() || 'The document'} is ${describe(node)}, so nothing can be set inside it`,
   );
 }
 
-function listIndex(seq: YAMLSeq, token: string, pointer: string, allowEnd: boolean): number {
+function listIndex(seq: YAMLSeq, token: string, pointer: () => string, allowEnd: boolean): number {
   if (!isArrayIndexToken(token)) {
     throw refuse.missing(
       'path.not_found',
-      `${pointer}: "${token}" is not an index of the list there`,
+      `${pointer()}: "${token}" is not an index of the list there`,
     );
   }
   const index = Number(token);
@@ -124,7 +141,7 @@ function listIndex(seq: YAMLSeq, token: string, pointer: string, allowEnd: boole
   if (index > limit) {
     throw refuse.missing(
       'path.not_found',
-      `${pointer}: the list there has ${seq.items.length} items`,
+      `${pointer()}: the list there has ${seq.items.length} items`,
     );
   }
   return index;

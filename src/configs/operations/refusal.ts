@@ -16,7 +16,10 @@ export interface OperationRefusal {
   readonly operationIndex: number;
   readonly itemIndex: number;
   readonly action: ActionKey;
-  /** JSON Pointer of the item in the request, e.g. `/operations/2/create_app/0`. */
+  /**
+   * JSON Pointer of the item in the request, e.g. `/operations/2/create_app/0`, or of its
+   * field when the refusal is about one (`/operations/0/set/0/value`).
+   */
   readonly requestPath: string;
 }
 
@@ -26,13 +29,19 @@ export class RefusalError extends Error {
     readonly status: RefusalStatus,
     readonly code: string,
     message: string,
+    /** The item's field the refusal is about, if one is. */
+    readonly field?: string,
   ) {
     super(message);
   }
 }
 
 export const refuse = {
-  badItem: (message: string) => new RefusalError(400, 'operation.invalid_item', message),
+  badItem: (message: string, field?: string) =>
+    new RefusalError(400, 'operation.invalid_item', message, field),
+  /** The edit would make the config nest deeper than MAX_NESTING_DEPTH levels. */
+  tooDeep: (message: string, field?: string) =>
+    new RefusalError(400, 'config.too_deep', message, field),
   conflict: (code: string, message: string) => new RefusalError(409, code, message),
   missing: (code: string, message: string) => new RefusalError(422, code, message),
 };

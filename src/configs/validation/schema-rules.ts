@@ -8,6 +8,7 @@
  * first key) for a missing required field.
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
+import { MAX_NESTING_DEPTH } from '../../contract/limits';
 import { configJsonSchema, type JsonSchema, type JsonType } from '../config-schema';
 import type { PathSegment } from '../json-pointer';
 import {
@@ -72,6 +73,8 @@ function checkNode(
   path: PathSegment[],
   keyRange: IssueRange | undefined,
 ): void {
+  // The walk follows the schema, which has no cycle; the bound holds whatever it becomes.
+  if (path.length > MAX_NESTING_DEPTH) return;
   const schema = resolveRef(rawSchema);
   if (isAlias(rawNode) && walk.aliasesLeft-- <= 0) return;
   const node = resolveAlias(walk.document, rawNode);

@@ -400,6 +400,6 @@ describe('the report', () => {
   it('survives absurd nesting', () => {
     const report = validateConfigText(`apps: ${'['.repeat(20_000)}`);
     expect(report.valid).toBe(false);
-    expect(report.issues[0]?.code).toBe('yaml.syntax');
+    expect(report.issues[0]?.code).toBe('yaml.too_deep');
   });
 });
