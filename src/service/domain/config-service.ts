@@ -10,7 +10,9 @@ import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../c
 import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 import type { OperationRefusal } from '../../configs/operations/refusal';
+import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
+import { runEditTask, type EditTask, type EditTaskResult } from '../edit-work/edit-task';
 import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
@@ -18,8 +20,11 @@ import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { OneAtATime } from './one-at-a-time';
 
-/** An edit computed from a revision that is no longer current is computed again, so often. */
-const MAX_EDIT_ATTEMPTS = 5;
+/**
+ * An edit computed from a revision that is no longer current is computed again; the last
+ * attempt holds the account's lock while it computes, so it cannot be stale.
+ */
+const MAX_EDIT_ATTEMPTS = 4;
 
 export interface EditOutcome {
   readonly result: ConfigEditResult;
@@ -68,8 +73,9 @@ export class ConfigService {
   /**
    * POST /config/edit. `expectedRevision` comes from If-Match. The edit is computed in a
    * worker from the config as read, then stored only if the config is still at that
-   * revision. When another instance stored an edit meanwhile, it is computed again, under
-   * the account's lock where the store can hold one that long (PostgreSQL).
+   * revision. When another instance stored an edit meanwhile, it is computed again: under
+   * the account's lock where the store can hold one while it waits (PostgreSQL); on SQLite
+   * optimistically, then at last inside the write transaction.
    */
   async edit(
     principal: Principal,
@@ -80,6 +86,19 @@ export class ConfigService {
     const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
     return this.oneAtATime.run(request.config_id ?? `live of ${accountId}`, async () => {
       for (let attempt = 1; attempt <= MAX_EDIT_ATTEMPTS; attempt++) {
+        if (attempt === MAX_EDIT_ATTEMPTS && !this.store.changeConfigsWhileLocked) {
+          // Another process on the SQLite file won every race so far: compute this once in
+          // the write transaction, on this thread, so that it cannot lose again.
+          return this.store.changeConfigs(accountId, reads, (tx) => {
+            const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
+            const prepared = this.editTask(request, target, expectedRevision);
+            const computed = computedEdit(
+              prepared,
+              runEditTask(new DocumentCache(0), prepared.task),
+            );
+            return storeEdit(tx, principal, request, target, computed);
+          });
+        }
         if (attempt > 1 && this.store.changeConfigsWhileLocked) {
           return this.store.changeConfigsWhileLocked(accountId, reads, async (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
@@ -99,22 +118,27 @@ export class ConfigService {
         });
         if (outcome !== 'stale') return outcome;
       }
-      throw HttpProblem.of(
-        'service_busy',
-        'The config kept changing while this edit was computed; send it again',
-        {},
-        { 'retry-after': '1' },
-      );
+      throw new Error('unreachable: the last attempt cannot be stale');
     });
   }
 
-  /** The edit's CPU work, in the edit pool; refusals become problems here. */
+  /** The edit's CPU work, in the edit pool. */
   private async compute(
     principal: Principal,
     request: ConfigEditRequest,
     target: ConfigRecordRow,
     expectedRevision: number | undefined,
   ): Promise<ComputedEdit> {
+    const task = this.editTask(request, target, expectedRevision);
+    return computedEdit(task, await this.edits.run(principal.account.id, task.task));
+  }
+
+  /** What the edit pool is asked to compute, and what the result will be stored as. */
+  private editTask(
+    request: ConfigEditRequest,
+    target: ConfigRecordRow,
+    expectedRevision: number | undefined,
+  ): PreparedEdit {
     if (expectedRevision !== undefined && expectedRevision !== target.revision) {
       throw HttpProblem.of(
         'precondition_failed',
@@ -131,30 +155,19 @@ export class ConfigService {
         ? target.label
         : request.summary?.trim() || defaultDraftLabel(request.operations);
     const now = this.clock();
-    const computed = await this.edits.run(principal.account.id, {
-      configId: target.id,
-      text: target.yaml,
-      operations: request.operations,
-      now,
-      resultId,
-      source: { type: lifecycle ? 'published' : 'draft', name: label },
-    });
-    if (computed.kind === 'refused') throw refusalProblem(computed.refusal);
-    if (computed.kind === 'too_large') {
-      throw HttpProblem.of(
-        'config_too_large',
-        `The resulting config would be over ${computed.limitBytes} bytes`,
-      );
-    }
-    const { report } = computed;
-    if (lifecycle && !report.valid) {
-      throw HttpProblem.of(
-        'invalid_config',
-        `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
-        { validation: report },
-      );
-    }
-    return { ...computed, lifecycle, resultId, label, at: now.toISOString() };
+    return {
+      lifecycle,
+      label,
+      at: now.toISOString(),
+      task: {
+        configId: target.id,
+        text: target.yaml,
+        operations: request.operations,
+        now,
+        resultId,
+        source: { type: lifecycle ? 'published' : 'draft', name: label },
+      },
+    };
   }
 
   /** POST /configs/{id}/publish: a valid draft becomes a new published version, live. */
@@ -247,6 +260,34 @@ export class ConfigService {
       });
     });
   }
+}
+
+interface PreparedEdit {
+  readonly lifecycle: boolean;
+  readonly label: string;
+  readonly at: string;
+  readonly task: EditTask;
+}
+
+/** The edit pool's answer as what is stored; refusals become problems here. */
+function computedEdit(prepared: PreparedEdit, result: EditTaskResult): ComputedEdit {
+  if (result.kind === 'refused') throw refusalProblem(result.refusal);
+  if (result.kind === 'too_large') {
+    throw HttpProblem.of(
+      'config_too_large',
+      `The resulting config would be over ${result.limitBytes} bytes`,
+    );
+  }
+  const { report } = result;
+  if (prepared.lifecycle && !report.valid) {
+    throw HttpProblem.of(
+      'invalid_config',
+      `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
+      { validation: report },
+    );
+  }
+  const { lifecycle, label, at, task } = prepared;
+  return { ...result, lifecycle, label, at, resultId: task.resultId };
 }
 
 interface ComputedEdit {
