@@ -106,8 +106,23 @@ export function themeOf(dark: boolean): string {
   return dark ? 'provisioning-dark' : 'provisioning-light';
 }
 
+/**
+ * Monaco cancels its pending requests (the word highlight under the cursor, ...) when an
+ * editor's model is swapped or disposed, and some reject with nothing left to catch them. A
+ * cancellation is expected (Monaco's own error handler ignores it): keep it out of the
+ * page's unhandled errors, and let every other rejection through.
+ */
+function ignoreMonacoCancellations(): void {
+  window.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
+    const reason: unknown = event.reason;
+    if (reason instanceof Error && reason.name === 'Canceled' && reason.message === 'Canceled')
+      event.preventDefault();
+  });
+}
+
 installWorkerFactory();
 defineThemes();
+ignoreMonacoCancellations();
 loader.config({ monaco });
 window.__provisioningMonaco = monaco;
 
