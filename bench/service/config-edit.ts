@@ -50,11 +50,14 @@ async function postEdit(
   return { id: result.id, ms };
 }
 
-/** A service just started: answering, and its edit workers given a moment to load. */
+/**
+ * A service just started: answering, and given two seconds for what it does as it starts
+ * (its edit workers compile the edit's code on a made-up config, about a second).
+ */
 async function settle(url: string): Promise<void> {
   const response = await fetch(`${url}/api/v1/health`);
   if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
 }
 
 function baselineMs(text: string): number {

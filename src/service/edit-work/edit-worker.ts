@@ -21,18 +21,24 @@ export default function editWorker(task: EditTask): EditTaskResult {
 }
 
 /**
- * A new thread runs the parser, writer and validator unoptimised: its first edit took twice
- * as long as later ones. A few edits of a made-up config, as the thread starts, compile them
- * before anyone waits for an edit.
+ * A new thread runs the parser, writer and validator unoptimised: its first edits of a
+ * 1,000-app config took twice as long as later ones. Edits of a made-up config with what
+ * configs hold (comments, quoted and plain scalars, settings, A/B tests), as the thread
+ * starts, compile them before anyone waits for an edit.
  */
 function warmUp(): void {
   const apps = Array.from(
-    { length: 300 },
+    { length: 500 },
     (_, index) =>
-      `  - id: app-${index}\n    name: App ${index}\n    platform: ${index % 2 ? 'ios' : 'android'}\n    settings:\n      theme: dark\n      retries: ${index % 5}\n`,
+      `  # app ${index}\n  - id: app-${index}\n    name: App ${index}\n    platform: ${index % 2 ? 'ios' : 'web'}\n    enabled: ${index % 3 !== 0}\n    settings:\n      theme: dark\n      retries: ${index % 5}\n      flow: "v${index % 3}"\n`,
   );
-  const text = `apps:\n${apps.join('')}`;
-  for (let round = 0; round < 4; round++) {
+  const tests = Array.from(
+    { length: 5 },
+    (_, index) =>
+      `  - id: test-${index}\n    app: app-${index}\n    description: Warm-up\n    status: draft\n    variants:\n      - id: a\n        weight: 50\n      - id: b\n        weight: 50\n        settings:\n          theme: light\n`,
+  );
+  const text = `# Warm-up\napps:\n${apps.join('')}ab_tests:\n${tests.join('')}`;
+  for (let round = 0; round < 8; round++) {
     runEditTask(new DocumentCache(0), {
       configId: 'warm-up',
       text,
