@@ -23,6 +23,7 @@ import { zodIssuesToProblemErrors } from '../../contract/problem';
 import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
 import { authenticate, requirePermission } from '../plugins/authentication';
+import { API_COMPRESSION } from '../plugins/compression';
 import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
@@ -36,6 +37,9 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * If-None-Match, every time it wants it.
  */
 export const REVALIDATED_CACHE_CONTROL = 'private, no-cache';
+
+/** Endpoints whose answers are always small (under 1 KiB): no compression hook at all. */
+const SMALL_ANSWERS: ReadonlySet<EndpointName> = new Set(['getAuthStatus', 'getHealth']);
 
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -90,6 +94,7 @@ export function registerEndpoint<N extends EndpointName>(
     method: endpoint.method,
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
+    compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts against a limit, and a request without a valid key learns nothing about its body.
     // In callback form, so that a key the store looks up at once goes on at once. What it
