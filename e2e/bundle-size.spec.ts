@@ -4,6 +4,8 @@
  * Sizes only; times are measured by `npm run bench`, never in tests.
  */
 import { expect, test } from '@playwright/test';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   directoryBytes,
@@ -19,6 +21,18 @@ test('the first page loads no Monaco, and dist/ stays within its budget', () => 
   expect(initialScripts(DIST).length).toBeGreaterThan(0);
   expect(initialScripts(DIST).join(' ')).not.toMatch(/monaco|worker/i);
   expect(directoryBytes(DIST)).toBeLessThanOrEqual(DIST_BUDGET);
+});
+
+test('the build leaves a brotli and a gzip copy beside every script and style sheet', () => {
+  const assets = join(DIST, 'assets');
+  const worthIt = readdirSync(assets).filter(
+    (name) => /\.(js|css)$/.test(name) && statSync(join(assets, name)).size >= 1024,
+  );
+  expect(worthIt.length).toBeGreaterThan(10);
+  const missing = worthIt.flatMap((name) =>
+    ['.br', '.gz'].filter((copy) => !existsSync(join(assets, name + copy))).map((c) => name + c),
+  );
+  expect(missing).toEqual([]);
 });
 
 /**

@@ -30,9 +30,26 @@ export function initialJsGzipBytes(distDir: string): number {
   return initialScripts(distDir).reduce((sum, file) => sum + gzipSize(join(distDir, file)), 0);
 }
 
+/** The build's compressed copies of its assets (scripts/precompress.mjs). */
+export const PRECOMPRESSED = /\.(br|gz)$/;
+
+/**
+ * The bytes of a directory's files, without the compressed copies beside the assets: they
+ * are the same files again, stored for the server's sake (counted by `precompressedBytes`).
+ */
 export function directoryBytes(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
     const path = join(dir, entry.name);
-    return sum + (entry.isDirectory() ? directoryBytes(path) : statSync(path).size);
+    if (entry.isDirectory()) return sum + directoryBytes(path);
+    return sum + (PRECOMPRESSED.test(entry.name) ? 0 : statSync(path).size);
+  }, 0);
+}
+
+/** The bytes of the compressed copies alone. */
+export function precompressedBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sum + precompressedBytes(path);
+    return sum + (PRECOMPRESSED.test(entry.name) ? statSync(path).size : 0);
   }, 0);
 }

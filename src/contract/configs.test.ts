@@ -8,7 +8,8 @@ import {
   historyListSchema,
   ifMatchHeadersSchema,
   publishRequestSchema,
-  revisionOfEtag,
+  configOfEtag,
+  ifNoneMatchHits,
 } from './configs';
 
 const validation = { valid: true, error_count: 0, warning_count: 0, issues: [] };
@@ -104,16 +105,34 @@ describe('config records (api.md §5)', () => {
   });
 });
 
-describe('revisions as ETags (api.md §3)', () => {
-  it('writes a revision as a strong ETag and reads it back', () => {
-    expect(etagOf(7)).toBe('"7"');
-    expect(revisionOfEtag('"7"')).toBe(7);
-    expect(revisionOfEtag(etagOf(123456))).toBe(123456);
+describe('ETags of configs', () => {
+  it('names a config by its id and revision, and reads both back', () => {
+    expect(etagOf('cfg_01ABC', 7)).toBe('"cfg_01ABC:7"');
+    expect(configOfEtag('"cfg_01ABC:7"')).toEqual({ id: 'cfg_01ABC', revision: 7 });
+    expect(configOfEtag(etagOf('cfg_X', 123456))).toEqual({ id: 'cfg_X', revision: 123456 });
+  });
+
+  it('gives two configs at the same revision different ETags', () => {
+    expect(etagOf('cfg_A', 1)).not.toBe(etagOf('cfg_B', 1));
+  });
+
+  it('still reads a bare revision, as If-Match has always taken it', () => {
+    expect(configOfEtag('"7"')).toEqual({ revision: 7 });
   });
 
   it('reads nothing from what is not one of its ETags', () => {
-    for (const value of ['7', 'W/"7"', '"0"', '"07"', '"x"', '*', '"7", "8"']) {
-      expect(revisionOfEtag(value)).toBeNull();
+    for (const value of [
+      '7',
+      'W/"7"',
+      '"0"',
+      '"07"',
+      '"x"',
+      '*',
+      '"7", "8"',
+      '"cfg_A:0"',
+      '"a b:1"',
+    ]) {
+      expect(configOfEtag(value)).toBeNull();
     }
   });
 
@@ -122,6 +141,19 @@ describe('revisions as ETags (api.md §3)', () => {
     expect(ifMatchHeadersSchema.parse({ 'if-match': '"3"', host: 'x' })).toEqual({
       'if-match': '"3"',
     });
+    expect(ifMatchHeadersSchema.parse({ 'if-match': '"cfg_A:3"' })).toEqual({
+      'if-match': '"cfg_A:3"',
+    });
     expect(ifMatchHeadersSchema.safeParse({ 'if-match': '3' }).success).toBe(false);
+  });
+
+  it('matches If-None-Match as RFC 9110 says for a GET: lists, weak tags, *', () => {
+    const etag = etagOf('cfg_A', 2);
+    expect(ifNoneMatchHits(etag, etag)).toBe(true);
+    expect(ifNoneMatchHits(`"x", W/${etag}`, etag)).toBe(true);
+    expect(ifNoneMatchHits('*', etag)).toBe(true);
+    expect(ifNoneMatchHits(undefined, etag)).toBe(false);
+    expect(ifNoneMatchHits('"2"', etag)).toBe(false);
+    expect(ifNoneMatchHits(etagOf('cfg_B', 2), etag)).toBe(false);
   });
 });

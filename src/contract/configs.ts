@@ -14,28 +14,68 @@ export const configIdParamsSchema = z.object({
 });
 export type ConfigIdParams = z.infer<typeof configIdParamsSchema>;
 
-/** A config's ETag is its revision as a strong entity tag: `"7"` (api.md §3). */
-export const ETAG_PATTERN = '^"[1-9][0-9]*"$';
-
-export function etagOf(revision: number): string {
-  return `"${revision}"`;
+/**
+ * A config's ETag names its content: its id and revision, `"cfg_…:7"`. Ids are never
+ * reused and each revision of a row is written once, so the pair names one text; the
+ * revision alone would be shared by two configs (the live one before and after a publish).
+ */
+export function etagOf(id: string, revision: number): string {
+  return `"${id}:${revision}"`;
 }
 
-/** The revision an `If-Match` value names; null when it is not one of our ETags. */
-export function revisionOfEtag(etag: string): number | null {
-  return new RegExp(ETAG_PATTERN).test(etag) ? Number(etag.slice(1, -1)) : null;
+/** An ETag this API sends: one quoted token (a config's id and revision, or a hash). */
+export const ETAG_PATTERN = '^"[\\x21\\x23-\\x7e]+"$';
+
+/** What `If-Match` on an edit takes: a config's ETag, or `"<revision>"` alone. */
+export const IF_MATCH_PATTERN = '^"(?:([\\x21\\x23-\\x39\\x3b-\\x7e]+):)?([1-9][0-9]*)"$';
+
+/** What an `If-Match` value names; null when it is not one of our config ETags. */
+export function configOfEtag(etag: string): { id?: string; revision: number } | null {
+  const match = new RegExp(IF_MATCH_PATTERN).exec(etag);
+  if (!match) return null;
+  const revision = Number(match[2]);
+  return match[1] === undefined ? { revision } : { id: match[1], revision };
 }
 
 /** Request headers of `POST /config/edit`; Node and Fastify lower-case header names. */
 export const ifMatchHeadersSchema = z.object({
   'if-match': described(
     z.optional(
-      z.string().check(z.regex(new RegExp(ETAG_PATTERN), 'must be an ETag of this API, e.g. "7"')),
+      z
+        .string()
+        .check(
+          z.regex(
+            new RegExp(IF_MATCH_PATTERN),
+            'must be an ETag of a config, e.g. "cfg_01J0:7", or a revision, e.g. "7"',
+          ),
+        ),
     ),
-    'Apply only if the target config is still at this revision, else 412',
+    'Apply only if the target is still this config at this revision (or, for "7", at this revision), else 412',
   ),
 });
 export type IfMatchHeaders = z.infer<typeof ifMatchHeadersSchema>;
+
+/** Request headers of the GETs that answer 304 when the client's copy is current. */
+export const ifNoneMatchHeadersSchema = z.object({
+  'if-none-match': described(
+    z.optional(z.string()),
+    'The ETags of the copies the client holds; 304 without a body when one is current',
+  ),
+});
+export type IfNoneMatchHeaders = z.infer<typeof ifNoneMatchHeadersSchema>;
+
+/**
+ * Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for
+ * GET): a list of entity tags, each perhaps `W/`, or `*`.
+ */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return (trimmed.startsWith('W/') ? trimmed.slice(2) : trimmed) === etag;
+  });
+}
 
 /** `GET /configs?kind=draft|published`. */
 export const configListQuerySchema = z.object({

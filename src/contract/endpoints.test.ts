@@ -104,8 +104,30 @@ describe('the contract table', () => {
     expect(Object.keys(contract.editConfig.headers.shape)).toEqual(['if-match']);
     const withEtag = endpoints.filter(([, endpoint]) => endpoint.etag).map(([name]) => name);
     expect(withEtag.sort()).toEqual(
-      ['activateConfig', 'editConfig', 'getConfig', 'getLiveConfig', 'publishConfig'].sort(),
+      [
+        'activateConfig',
+        'editConfig',
+        'getConfig',
+        'getConfigSchema',
+        'getLiveConfig',
+        'getOpenApiDocument',
+        'publishConfig',
+      ].sort(),
     );
+  });
+
+  it('answers 304 to If-None-Match on the GETs a client keeps', () => {
+    const conditional = endpoints
+      .filter(([, endpoint]) => 304 in endpoint.responses)
+      .map(([name]) => name);
+    expect(conditional.sort()).toEqual(
+      ['getConfig', 'getConfigSchema', 'getLiveConfig', 'getOpenApiDocument'].sort(),
+    );
+    for (const [name, endpoint] of endpoints.filter(([, e]) => 304 in e.responses)) {
+      expect(endpoint.method, name).toBe('GET');
+      expect(endpoint.etag, name).toBe(true);
+      expect(Object.keys(endpoint.headers?.shape ?? {}), name).toEqual(['if-none-match']);
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import { authStatusSchema, type Permission } from './auth-status';
 import { configEditRequestSchema, configEditResultSchema } from './config-edit';
 import {
   configIdParamsSchema,
+  ifNoneMatchHeadersSchema,
   configListQuerySchema,
   configListSchema,
   configRecordSchema,
@@ -58,7 +59,10 @@ export interface Endpoint {
   readonly body?: z.ZodMiniType;
   /** False: the body may be left out (nothing to say); a body that is sent must parse. */
   readonly bodyRequired?: boolean;
-  /** Successful responses carry `ETag: "<revision>"` of the config they describe. */
+  /**
+   * Successful responses carry an ETag naming their content (a config: `etagOf`). A GET that
+   * also lists 304 answers it, without a body, to an `If-None-Match` naming that ETag.
+   */
   readonly etag?: boolean;
   /** By status; `null` for a response without a body (204). */
   readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
@@ -99,7 +103,9 @@ export const contract = {
     seed: false,
     auth: 'public',
     permission: null,
-    responses: { 200: z.record(z.string(), z.unknown()), ...problems(429) },
+    headers: ifNoneMatchHeadersSchema,
+    etag: true,
+    responses: { 200: z.record(z.string(), z.unknown()), 304: null, ...problems(429) },
   }),
   getAuthStatus: endpoint({
     method: 'GET',
@@ -149,8 +155,9 @@ export const contract = {
     seed: false,
     auth: 'api_key',
     permission: 'config:read',
+    headers: ifNoneMatchHeadersSchema,
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429, 503) },
+    responses: { 200: configRecordSchema, 304: null, ...problems(401, 403, 404, 429, 503) },
   }),
   getConfig: endpoint({
     method: 'GET',
@@ -161,8 +168,9 @@ export const contract = {
     auth: 'api_key',
     permission: 'config:read',
     params: configIdParamsSchema,
+    headers: ifNoneMatchHeadersSchema,
     etag: true,
-    responses: { 200: configRecordSchema, ...problems(401, 403, 404, 429, 503) },
+    responses: { 200: configRecordSchema, 304: null, ...problems(401, 403, 404, 429, 503) },
   }),
   publishConfig: endpoint({
     method: 'POST',
@@ -227,7 +235,9 @@ export const contract = {
     seed: false,
     auth: 'api_key',
     permission: 'config:read',
-    responses: { 200: jsonSchemaDocumentSchema, ...problems(401, 403, 429, 503) },
+    headers: ifNoneMatchHeadersSchema,
+    etag: true,
+    responses: { 200: jsonSchemaDocumentSchema, 304: null, ...problems(401, 403, 429, 503) },
   }),
   listApiKeys: endpoint({
     method: 'GET',

@@ -131,7 +131,7 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(methods)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           const types = Object.keys(response.content ?? {});
-          if (status === '204') expect(types, `${path} ${status}`).toEqual([]);
+          if (status === '204' || status === '304') expect(types, `${path} ${status}`).toEqual([]);
           else if (status === 'default' || Number(status) >= 400) {
             expect(types, `${path} ${status}`).toEqual(['application/problem+json']);
             expect(response.content?.['application/problem+json']?.schema).toEqual({
@@ -140,6 +140,24 @@ describe('the OpenAPI document', () => {
           } else expect(types, `${path} ${status}`).toEqual(['application/json']);
         }
       }
+    }
+  });
+
+  it('has If-None-Match and a 304 without a body on the GETs a client keeps', () => {
+    for (const name of [
+      'getConfig',
+      'getLiveConfig',
+      'getConfigSchema',
+      'getOpenApiDocument',
+    ] as const) {
+      const operation = operationOf(name);
+      expect(operation.parameters, name).toContainEqual(
+        expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
+      );
+      expect(operation.responses['304'], name).toEqual({
+        description: expect.stringContaining('Not modified'),
+        headers: { ETag: { $ref: '#/components/headers/ETag' } },
+      });
     }
   });
 
@@ -174,6 +192,7 @@ describe('the OpenAPI document', () => {
   it('describes path and query parameters', () => {
     expect(operationOf('getConfig').parameters).toEqual([
       expect.objectContaining({ name: 'id', in: 'path', required: true }),
+      expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
     ]);
     expect(operationOf('listConfigs').parameters).toEqual([
       {

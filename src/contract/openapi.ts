@@ -63,7 +63,8 @@ const SECURITY_SCHEME = 'bearerAuth';
 /** Response headers, by their OpenAPI name. */
 const responseHeaders = {
   ETag: {
-    description: 'The revision of the config this response describes, as a strong ETag: "7"',
+    description:
+      'Names the content of this response: for a config its id and revision, "cfg_01J0…:7"; send it back in If-None-Match (304 when unchanged) or, for a config, If-Match',
     schema: z.string().check(z.regex(new RegExp(ETAG_PATTERN))),
   },
   'Retry-After': {
@@ -81,6 +82,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   204: 'No content',
+  304: 'Not modified: the copy the If-None-Match names is current (no body)',
   400: 'The request is malformed (errors name what is wrong)',
   401: 'The API key is missing, malformed, unknown, revoked or expired',
   403: 'The API key lacks the permission',
@@ -207,7 +209,7 @@ function parametersOf(schema: JsonSchema, location: OpenApiParameter['in']): Ope
 function responseHeadersOf(endpoint: Endpoint, status: number): ResponseHeaderName[] {
   if (status === 401) return ['WWW-Authenticate'];
   if (status === 429 || status === 503) return ['Retry-After'];
-  if (endpoint.etag && status >= 200 && status < 300) return ['ETag'];
+  if (endpoint.etag && ((status >= 200 && status < 300) || status === 304)) return ['ETag'];
   return [];
 }
 

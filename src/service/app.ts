@@ -13,6 +13,7 @@ import {
   registerConnectionRules,
   type HttpSettings,
 } from './plugins/connections';
+import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console-static';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBodies } from './plugins/json-body';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   registerConnectionRules(app);
   await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
+  await registerCompression(app);
 
   const deps = { store: options.store, clock };
   registerMetaRoutes(app, deps);

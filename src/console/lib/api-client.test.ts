@@ -48,6 +48,15 @@ describe('the API client', () => {
     expect(seen[0]?.headers.get('Authorization')).toBe(`Bearer ${TEST_KEY}`);
   });
 
+  it('lets the browser keep and revalidate what the server answers 304 to, and nothing else', async () => {
+    connectForTest();
+    const seen = mockFetch(() => jsonResponse({}));
+    await callApi('getConfigSchema').catch(() => undefined);
+    await callApi('getAuthStatus').catch(() => undefined);
+    await callApi('listConfigs').catch(() => undefined);
+    expect(seen.map((request) => request.cache)).toEqual(['no-cache', 'no-store', 'no-store']);
+  });
+
   it('builds paths with parameters, sends JSON bodies and returns headers', async () => {
     connectForTest();
     const seen = mockFetch(({ method }) =>

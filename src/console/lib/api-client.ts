@@ -216,7 +216,9 @@ export async function callApi<N extends EndpointName>(
         body,
         signal: options.signal,
         credentials: 'omit',
-        cache: 'no-store',
+        // What the server answers 304 to is kept by the browser and revalidated (it sends
+        // If-None-Match and turns a 304 into the kept 200); the rest is never stored.
+        cache: 304 in endpoint.responses ? 'no-cache' : 'no-store',
       },
     );
   } catch (error) {

@@ -41,6 +41,8 @@ export interface SeenRequest {
   readonly method: string;
   readonly headers: Headers;
   readonly body: unknown;
+  /** The fetch's cache mode. */
+  readonly cache: RequestCache | undefined;
 }
 
 export type FetchHandler = (request: SeenRequest) => Response | Promise<Response>;
@@ -54,6 +56,7 @@ export function mockFetch(handler: FetchHandler): SeenRequest[] {
       method: init.method ?? 'GET',
       headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      cache: init.cache,
     };
     seen.push(request);
     return handler(request);

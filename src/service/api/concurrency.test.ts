@@ -5,6 +5,7 @@
  * real port (HTTP parsing and sockets in the way, requests truly in flight together), not
  * only through `inject`.
  */
+import { etagOf } from '../../contract/configs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configEditResultSchema } from '../../contract/config-edit';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
@@ -52,7 +53,7 @@ describe('concurrent edits of one draft', () => {
     const revisions = results.map((result) => result.revision ?? 0).sort((a, b) => a - b);
     expect(revisions).toEqual(Array.from({ length: total }, (_, i) => i + 2));
     expect(responses.map((response) => response.headers.etag).sort()).toEqual(
-      revisions.map((revision) => `"${revision}"`).sort(),
+      revisions.map((revision) => etagOf(draft.id, revision)).sort(),
     );
 
     const record = await ok(service, service.adminKey, 'getConfig', { params: { id: draft.id } });
@@ -183,7 +184,7 @@ describe('concurrent edits over a real port', () => {
       .sort((a, b) => a - b);
     expect(revisions).toEqual(Array.from({ length: total }, (_, i) => i + 2));
     expect(results.map((result) => result.etag).sort()).toEqual(
-      revisions.map((revision) => `"${revision}"`).sort(),
+      revisions.map((revision) => etagOf(draft.id, revision)).sort(),
     );
 
     const record = await ok(service, service.adminKey, 'getConfig', { params: { id: draft.id } });
@@ -207,7 +208,7 @@ describe('concurrent edits over a real port', () => {
       { operations: [CREATE_APP('second')], config_id: draft.id, summary: 'Second' },
       { 'if-match': '"1"' },
     );
-    expect(second.etag).toBe('"2"');
+    expect(second.etag).toBe(etagOf(draft.id, 2));
     const keys = await Promise.all(Array.from({ length: 4 }, () => service.keyFor('editor')));
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
@@ -222,7 +223,7 @@ describe('concurrent edits over a real port', () => {
 
     const winners = results.filter((result) => result.status === 200);
     expect(winners).toHaveLength(1);
-    expect(winners[0]?.etag).toBe('"3"');
+    expect(winners[0]?.etag).toBe(etagOf(draft.id, 3));
     const losers = results.filter((result) => result.status !== 200);
     expect(losers).toHaveLength(19);
     for (const loser of losers) {

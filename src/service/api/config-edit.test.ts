@@ -4,6 +4,7 @@
  * If-Match (412). Every refusal leaves the database as it was.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { etagOf } from '../../contract/configs';
 import {
   CREATE_APP,
   SHOP_YAML,
@@ -61,8 +62,8 @@ describe('the target of an edit', () => {
       account_id: service.account.account_id,
       revision: 1,
       applied_paths: ['/apps/2'],
-      etag: '"1"',
     });
+    expect(result.etag).toBe(etagOf(result.id, 1));
     expect(result.id).toMatch(/^cfg_/);
     expect(result.id).not.toBe(service.account.live_config_id);
     expect(result.validation).toMatchObject({
@@ -116,7 +117,7 @@ describe('the target of an edit', () => {
       created: false,
       base_config_id: first.id,
       revision: 2,
-      etag: '"2"',
+      etag: etagOf(first.id, 2),
       applied_paths: ['/apps/3'],
     });
     const drafts = await ok(service, admin, 'listConfigs', { query: { kind: 'draft' } });
@@ -542,7 +543,15 @@ describe('If-Match', () => {
       { 'if-match': '"1"' },
     );
     expect(next.revision).toBe(2);
-    expect(next.etag).toBe('"2"');
+    expect(next.etag).toBe(etagOf(draft.id, 2));
+    // The ETag itself, as the console sends it back.
+    const third = await editOk(
+      service,
+      admin,
+      { operations: [CREATE_APP('b2')], config_id: draft.id, summary: 's' },
+      { 'if-match': String(next.etag) },
+    );
+    expect(third.revision).toBe(3);
     // Against the live config when config_id is omitted.
     const fromLive = await editOk(
       service,
@@ -551,6 +560,35 @@ describe('If-Match', () => {
       { 'if-match': '"1"' },
     );
     expect(fromLive.created).toBe(true);
+    const live = etagOf(service.account.live_config_id, 1);
+    expect(
+      (
+        await editOk(
+          service,
+          admin,
+          { operations: [CREATE_APP('d')], summary: 's' },
+          { 'if-match': live },
+        )
+      ).created,
+    ).toBe(true);
+  });
+
+  it('refuses an If-Match naming another config at the same revision with 412', async () => {
+    // What a bare revision cannot tell: another config went live meanwhile, also at 1.
+    const draft = await editOk(service, admin, { operations: [CREATE_APP('a')], summary: 's' });
+    await ok(service, admin, 'publishConfig', { params: { id: draft.id } });
+    const before = await snapshot();
+    expectProblem(
+      await edit(
+        service,
+        admin,
+        { operations: [CREATE_APP('c')], summary: 's' },
+        { 'if-match': etagOf(service.account.live_config_id, 1) },
+      ),
+      412,
+      'precondition_failed',
+    );
+    expect(await snapshot()).toEqual(before);
   });
 
   it('refuses a stale revision with 412 and changes nothing', async () => {

@@ -4,11 +4,13 @@
  * OpenAPI document.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { etagOf } from '../../contract/configs';
 import { ENDPOINT_NAMES, contract } from '../../contract/endpoints';
 import { EMPTY_CONFIG_YAML } from '../domain/accounts';
 import {
   CREATE_APP,
   dataOf,
+  edit,
   editOk,
   expectProblem,
   expectSuccess,
@@ -131,7 +133,7 @@ describe('GET /configs/live and /configs/{id}', () => {
   it('gives the live config with its ETag', async () => {
     const response = await send(service, admin, 'getLiveConfig');
     const live = expectSuccess('getLiveConfig', response);
-    expect(response.headers.etag).toBe('"1"');
+    expect(response.headers.etag).toBe(etagOf(service.account.live_config_id, 1));
     expect(live).toMatchObject({
       id: service.account.live_config_id,
       kind: 'published',
@@ -158,7 +160,7 @@ describe('GET /configs/live and /configs/{id}', () => {
     });
     const response = await send(service, admin, 'getConfig', { params: { id: created.id } });
     const config = expectSuccess('getConfig', response);
-    expect(response.headers.etag).toBe('"2"');
+    expect(response.headers.etag).toBe(etagOf(created.id, 2));
     expect(config).toMatchObject({
       id: created.id,
       kind: 'draft',
@@ -194,7 +196,7 @@ describe('POST /configs/{id}/publish', () => {
       payload: { summary: 'Release 1' },
     });
     const published = expectSuccess('publishConfig', response);
-    expect(response.headers.etag).toBe('"1"');
+    expect(response.headers.etag).toBe(etagOf(published.id, 1));
     expect(published).toMatchObject({
       kind: 'published',
       label: 'Release 1',
@@ -293,7 +295,7 @@ describe('POST /configs/{id}/activate', () => {
       params: { id: release1.id },
     });
     const activated = expectSuccess('activateConfig', response);
-    expect(response.headers.etag).toBe('"1"');
+    expect(response.headers.etag).toBe(etagOf(release1.id, 1));
     expect(activated).toMatchObject({ id: release1.id, live: true, kind: 'published' });
     const live = await ok(service, admin, 'getLiveConfig');
     expect(live.id).toBe(release1.id);
@@ -473,5 +475,95 @@ describe('GET /openapi.json', () => {
       expect(paths[path], path).toBeDefined();
       expect(paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();
     }
+  });
+});
+
+describe('conditional GETs: ETag, If-None-Match, 304', () => {
+  const conditional = [
+    ['getLiveConfig', {}],
+    ['getConfigSchema', {}],
+    ['getOpenApiDocument', {}],
+  ] as const;
+
+  it('answers 304 without a body to the ETag it gave, on each of the four GETs', async () => {
+    const created = await draft('a');
+    const cases = [...conditional, ['getConfig', { params: { id: created.id } }] as const];
+    for (const [name, input] of cases) {
+      const first = await send(service, admin, name, input);
+      expect(first.statusCode, name).toBe(200);
+      // Kept by the browser, never by a shared cache, and revalidated every time.
+      expect(first.headers['cache-control'], name).toBe('private, no-cache');
+      const etag = first.headers.etag;
+      expect(etag, name).toMatch(/^"[^"]+"$/);
+      const again = await send(service, admin, name, {
+        ...input,
+        headers: { 'if-none-match': String(etag) },
+      });
+      expect(again.statusCode, name).toBe(304);
+      expect(again.body, name).toBe('');
+      expect(again.headers.etag, name).toBe(etag);
+      expect(again.headers['cache-control'], name).toBe('private, no-cache');
+      // In a list, or weak (as a proxy that compressed it may send it back): still current.
+      const listed = await send(service, admin, name, {
+        ...input,
+        headers: { 'if-none-match': `"other", W/${String(etag)}` },
+      });
+      expect(listed.statusCode, name).toBe(304);
+      const stale = await send(service, admin, name, {
+        ...input,
+        headers: { 'if-none-match': '"cfg_other:1"' },
+      });
+      expect(stale.statusCode, name).toBe(200);
+      expect(stale.body, name).toBe(first.body);
+    }
+  });
+
+  it('gives the live config a new ETag when another config goes live at the same revision', async () => {
+    const before = await send(service, admin, 'getLiveConfig');
+    const created = await draft('a');
+    await ok(service, admin, 'publishConfig', { params: { id: created.id } });
+    const after = await send(service, admin, 'getLiveConfig', {
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    // Both are at revision 1: an ETag of the revision alone would have answered 304.
+    expect(after.statusCode).toBe(200);
+    expect(expectSuccess('getLiveConfig', after).revision).toBe(1);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it('gives a config a new ETag when an edit changes it', async () => {
+    const created = await draft('a');
+    const input = { params: { id: created.id } };
+    const before = await send(service, admin, 'getConfig', input);
+    await editOk(service, admin, {
+      operations: [CREATE_APP('b')],
+      config_id: created.id,
+      summary: 'And b',
+    });
+    const after = await send(service, admin, 'getConfig', {
+      ...input,
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).toBe(etagOf(created.id, 2));
+  });
+
+  it('checks the key before answering 304: no key, no answer', async () => {
+    const first = await send(service, admin, 'getLiveConfig');
+    expectProblem(
+      await send(service, undefined, 'getLiveConfig', {
+        headers: { 'if-none-match': String(first.headers.etag) },
+      }),
+      401,
+      'unauthenticated',
+    );
+  });
+
+  it('keeps no-store on the answers it does not revalidate', async () => {
+    for (const name of ['listConfigs', 'getAuthStatus'] as const) {
+      expect((await send(service, admin, name)).headers['cache-control'], name).toBe('no-store');
+    }
+    const edited = await edit(service, admin, { operations: [CREATE_APP('x')], summary: 's' });
+    expect(edited.headers['cache-control']).toBe('no-store');
   });
 });

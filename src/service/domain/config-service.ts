@@ -31,6 +31,12 @@ export interface EditOutcome {
   readonly revision: number;
 }
 
+/** What an edit's If-Match names: the target's revision, and perhaps its id. */
+export interface ExpectedTarget {
+  readonly id?: string;
+  readonly revision: number;
+}
+
 export class ConfigService {
   private readonly oneAtATime = new OneAtATime();
 
@@ -71,7 +77,8 @@ export class ConfigService {
   }
 
   /**
-   * POST /config/edit. `expectedRevision` comes from If-Match. The edit is computed in a
+   * POST /config/edit. `expected` comes from If-Match: the target's revision, and its id
+   * when the If-Match was a config's ETag. The edit is computed in a
    * worker from the config as read, then stored only if the config is still at that
    * revision. When another instance stored an edit meanwhile, it is computed again: under
    * the account's lock where the store can hold one while it waits (PostgreSQL); on SQLite
@@ -80,7 +87,7 @@ export class ConfigService {
   async edit(
     principal: Principal,
     request: ConfigEditRequest,
-    expectedRevision?: number,
+    expected?: ExpectedTarget,
   ): Promise<EditOutcome> {
     const accountId = principal.account.id;
     const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
@@ -91,7 +98,7 @@ export class ConfigService {
           // the write transaction, on this thread, so that it cannot lose again.
           return this.store.changeConfigs(accountId, reads, (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const prepared = this.editTask(request, target, expectedRevision);
+            const prepared = this.editTask(request, target, expected);
             const computed = computedEdit(
               prepared,
               runEditTask(new DocumentCache(0), prepared.task),
@@ -102,7 +109,7 @@ export class ConfigService {
         if (attempt > 1 && this.store.changeConfigsWhileLocked) {
           return this.store.changeConfigsWhileLocked(accountId, reads, async (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const computed = await this.compute(principal, request, target, expectedRevision);
+            const computed = await this.compute(principal, request, target, expected);
             return storeEdit(tx, principal, request, target, computed);
           });
         }
@@ -110,7 +117,7 @@ export class ConfigService {
         const targetId = request.config_id ?? liveId;
         const row = targetId && (await this.store.getConfig(accountId, targetId));
         const target = editTarget(request, liveId, () => row || undefined);
-        const computed = await this.compute(principal, request, target, expectedRevision);
+        const computed = await this.compute(principal, request, target, expected);
         const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
           const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
           if (current.id !== target.id || current.revision !== target.revision) return 'stale';
@@ -127,9 +134,9 @@ export class ConfigService {
     principal: Principal,
     request: ConfigEditRequest,
     target: ConfigRecordRow,
-    expectedRevision: number | undefined,
+    expected: ExpectedTarget | undefined,
   ): Promise<ComputedEdit> {
-    const task = this.editTask(request, target, expectedRevision);
+    const task = this.editTask(request, target, expected);
     return computedEdit(task, await this.edits.run(principal.account.id, task.task));
   }
 
@@ -137,12 +144,18 @@ export class ConfigService {
   private editTask(
     request: ConfigEditRequest,
     target: ConfigRecordRow,
-    expectedRevision: number | undefined,
+    expected: ExpectedTarget | undefined,
   ): PreparedEdit {
-    if (expectedRevision !== undefined && expectedRevision !== target.revision) {
+    if (expected !== undefined && expected.id !== undefined && expected.id !== target.id) {
       throw HttpProblem.of(
         'precondition_failed',
-        `The config ${target.id} is at revision ${target.revision}, not ${expectedRevision}: reload it and apply the edit again`,
+        `The target is the config ${target.id}, not ${expected.id}: reload it and apply the edit again`,
+      );
+    }
+    if (expected !== undefined && expected.revision !== target.revision) {
+      throw HttpProblem.of(
+        'precondition_failed',
+        `The config ${target.id} is at revision ${target.revision}, not ${expected.revision}: reload it and apply the edit again`,
       );
     }
     const lifecycle = request.operations.some((operation) =>

@@ -6,6 +6,7 @@
  * so the only right answer is a problem+json 4xx. Test-only.
  */
 import fc from 'fast-check';
+import { IF_MATCH_PATTERN } from '../../contract/configs';
 import { API_BASE_PATH, contract, MAX_BODY_BYTES, type Endpoint } from '../../contract/endpoints';
 
 export interface MalformedRequest {
@@ -310,14 +311,14 @@ export function malformedRequestFor(
         })),
     );
   }
-  if (endpoint.headers) {
+  if (endpoint.headers && 'if-match' in endpoint.headers.shape) {
     categories.push(
       fc
         .oneof(
           fc.constantFrom('W/"1"', '*', '1', '"0"', '"-1"', '"01"', '""', '"1", "2"', 'null'),
           fc.string({ maxLength: 30 }).map((text) => text.replace(/[^\x20-\x7e]/g, '?')),
         )
-        .filter((value) => !/^"[1-9][0-9]*"$/.test(value.trim()))
+        .filter((value) => !new RegExp(IF_MATCH_PATTERN).test(value.trim()))
         .map((ifMatch) => ({
           category: 'bad If-Match',
           method: endpoint.method,

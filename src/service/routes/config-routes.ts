@@ -1,11 +1,11 @@
 /** `POST /config/edit` (seed 4.2) and the config endpoints of api.md §5. */
 import type { FastifyInstance } from 'fastify';
-import { revisionOfEtag } from '../../contract/configs';
+import { configOfEtag, etagOf } from '../../contract/configs';
 import { permissionForEdit } from '../../contract/endpoints';
 import { configJsonSchema } from '../../configs/config-schema';
 import type { ConfigEditRequest } from '../../contract/config-edit';
 import type { ConfigService } from '../domain/config-service';
-import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import { contentEtagOf, registerEndpoint, type EndpointDependencies } from './register-endpoint';
 
 export function registerConfigRoutes(
   app: FastifyInstance,
@@ -19,13 +19,13 @@ export function registerConfigRoutes(
     'editConfig',
     async ({ principal, body, headers }) => {
       const ifMatch = headers['if-match'];
-      const expected = ifMatch === undefined ? undefined : (revisionOfEtag(ifMatch) ?? undefined);
+      const expected = ifMatch === undefined ? undefined : (configOfEtag(ifMatch) ?? undefined);
       const { result, revision } = await configs.edit(
         principal,
         body as ConfigEditRequest,
         expected,
       );
-      return { body: { ...result, revision }, revision };
+      return { body: { ...result, revision }, etag: etagOf(result.id, revision) };
     },
     { permission: (body) => permissionForEdit((body as ConfigEditRequest).operations) },
   );
@@ -36,22 +36,22 @@ export function registerConfigRoutes(
 
   registerEndpoint(app, deps, 'getLiveConfig', async ({ principal }) => {
     const config = await configs.getLive(principal);
-    return { body: config, revision: config.revision };
+    return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
   registerEndpoint(app, deps, 'getConfig', async ({ principal, params }) => {
     const config = await configs.get(principal, params.id);
-    return { body: config, revision: config.revision };
+    return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
   registerEndpoint(app, deps, 'publishConfig', async ({ principal, params, body }) => {
     const config = await configs.publish(principal, params.id, body.summary);
-    return { body: config, revision: config.revision };
+    return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
   registerEndpoint(app, deps, 'activateConfig', async ({ principal, params }) => {
     const config = await configs.activate(principal, params.id);
-    return { body: config, revision: config.revision };
+    return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
   registerEndpoint(app, deps, 'deleteConfig', async ({ principal, params }) => {
@@ -63,7 +63,7 @@ export function registerConfigRoutes(
     body: await configs.history(principal, params.id),
   }));
 
-  registerEndpoint(app, deps, 'getConfigSchema', async () => ({
-    body: configJsonSchema as unknown as Record<string, unknown>,
-  }));
+  const schema = configJsonSchema as unknown as Record<string, unknown>;
+  const schemaEtag = contentEtagOf(schema);
+  registerEndpoint(app, deps, 'getConfigSchema', async () => ({ body: schema, etag: schemaEtag }));
 }

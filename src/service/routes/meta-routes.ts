@@ -1,7 +1,7 @@
 /** `GET /health` and `GET /openapi.json`: public. */
 import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument } from '../../contract/openapi';
-import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import { contentEtagOf, registerEndpoint, type EndpointDependencies } from './register-endpoint';
 
 export function registerMetaRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
   // Generated once: it depends only on the contract.
@@ -17,5 +17,9 @@ export function registerMetaRoutes(app: FastifyInstance, deps: EndpointDependenc
             detail: 'The database is not answering; requests that need it get 503',
           },
   }));
-  registerEndpoint(app, deps, 'getOpenApiDocument', async () => ({ body: openApi }));
+  const openApiEtag = contentEtagOf(openApi);
+  registerEndpoint(app, deps, 'getOpenApiDocument', async () => ({
+    body: openApi,
+    etag: openApiEtag,
+  }));
 }

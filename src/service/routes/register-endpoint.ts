@@ -5,9 +5,10 @@
  * each wrong field). Handlers receive typed, checked input.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { z } from '../../contract/zod';
 import type { Permission } from '../../contract/auth-status';
-import { etagOf } from '../../contract/configs';
+import { ifNoneMatchHits } from '../../contract/configs';
 import {
   API_BASE_PATH,
   contract,
@@ -22,12 +23,23 @@ import { zodIssuesToProblemErrors } from '../../contract/problem';
 import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
 import { authenticate, requirePermission } from '../plugins/authentication';
+import { API_COMPRESSION } from '../plugins/compression';
 import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
 
 /** What Fastify sends with a body it serialized. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * What the GETs that answer 304 send instead of the API's `no-store`: the browser may keep
+ * the answer (this caller's only, never a shared cache) and asks again, with
+ * If-None-Match, every time it wants it.
+ */
+export const REVALIDATED_CACHE_CONTROL = 'private, no-cache';
+
+/** Endpoints whose answers are always small (under 1 KiB): no compression hook at all. */
+const SMALL_ANSWERS: ReadonlySet<EndpointName> = new Set(['getAuthStatus', 'getHealth']);
 
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -43,8 +55,8 @@ export interface EndpointInput<N extends EndpointName> {
 
 export type EndpointOutput<N extends EndpointName> = {
   readonly status?: SuccessStatusOf<Contract[N]>;
-  /** The config revision this response describes, sent as its ETag. */
-  readonly revision?: number;
+  /** The ETag naming this response's content (a config: `etagOf`). */
+  readonly etag?: string;
 } & (
   | { readonly body: ResponseBodyOf<Contract[N]> }
   /** A body the handler serialized itself with `reply.serialize` (the route's serializer). */
@@ -76,11 +88,13 @@ export function registerEndpoint<N extends EndpointName>(
 
   const successSchema = (endpoint.responses as Endpoint['responses'])[successStatus];
   const serialized = successSchema ? compiledResponseSchema(successSchema) : undefined;
+  const conditional = endpoint.method === 'GET' && 304 in endpoint.responses;
 
   app.route({
     method: endpoint.method,
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
+    compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts against a limit, and a request without a valid key learns nothing about its body.
     // In callback form, so that a key the store looks up at once goes on at once. What it
@@ -121,7 +135,15 @@ export function registerEndpoint<N extends EndpointName>(
         requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
       }
       const output = await handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
-      if (output.revision !== undefined) reply.header('etag', etagOf(output.revision));
+      if (output.etag !== undefined) {
+        reply.header('etag', output.etag);
+        if (conditional) {
+          reply.header('cache-control', REVALIDATED_CACHE_CONTROL);
+          if (ifNoneMatchHits(request.headers['if-none-match'], output.etag)) {
+            return reply.code(304).send();
+          }
+        }
+      }
       const status = Number(output.status ?? successStatus);
       if ('serializedBody' in output) {
         // A JSON string is sent as it is: Fastify serializes only what is not a string.
@@ -131,6 +153,12 @@ export function registerEndpoint<N extends EndpointName>(
       return reply.code(status).send(output.body);
     },
   });
+}
+
+/** An ETag for a document that does not change while the service runs: a hash of it. */
+export function contentEtagOf(document: unknown): string {
+  const hash = createHash('sha256').update(JSON.stringify(document)).digest('base64url');
+  return `"${hash.slice(0, 27)}"`;
 }
 
 /**

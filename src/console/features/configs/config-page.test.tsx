@@ -84,7 +84,8 @@ describe('the editor page: saving', () => {
     // The request: operations, the summary, no config_id (the live config), If-Match.
     expect(server.edits).toHaveLength(1);
     const [{ body, ifMatch }] = server.edits as [FakeConfigServer['edits'][number]];
-    expect(ifMatch).toBe('"1"');
+    // The live config's ETag: an edit never lands on another config gone live meanwhile.
+    expect(ifMatch).toBe('"cfg_live:1"');
     expect(body).toEqual({
       operations: [
         {

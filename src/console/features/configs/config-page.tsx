@@ -444,7 +444,11 @@ function ConfigEditorView({
       };
       let output: EditConfigOutput;
       try {
-        output = await editMutation.mutateAsync({ request, revision: target.revision });
+        output = await editMutation.mutateAsync({
+          request,
+          revision: target.revision,
+          ...(routeId === LIVE ? { id: target.id } : {}),
+        });
       } catch (error) {
         if (error instanceof ApiProblem && error.status === 412) {
           setConflictFailure(null);

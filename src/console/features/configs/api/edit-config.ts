@@ -4,7 +4,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
-import { etagOf, revisionOfEtag } from '../../../../contract/configs';
+import { configOfEtag, etagOf } from '../../../../contract/configs';
 import { callApi } from '../../../lib/api-client';
 import { configsKeys } from './config-keys';
 
@@ -12,6 +12,11 @@ export interface EditConfigInput {
   readonly request: ConfigEditRequest;
   /** The target's revision when known: sent as If-Match. */
   readonly revision: number | null;
+  /**
+   * The target's id, when the request does not name it (the live config): If-Match then
+   * names that config, so an edit never lands on another config that went live meanwhile.
+   */
+  readonly id?: string;
 }
 
 export interface EditConfigOutput {
@@ -23,15 +28,19 @@ export interface EditConfigOutput {
 export async function editConfig({
   request,
   revision,
+  id,
 }: EditConfigInput): Promise<EditConfigOutput> {
+  const ifMatch =
+    revision === null ? null : id === undefined ? `"${revision}"` : etagOf(id, revision);
   const response = await callApi('editConfig', {
     body: request,
-    headers: revision === null ? {} : { 'If-Match': etagOf(revision) },
+    headers: ifMatch === null ? {} : { 'If-Match': ifMatch },
   });
   const etag = response.headers.get('ETag');
   return {
     result: response.data,
-    revision: response.data.revision ?? (etag === null ? null : revisionOfEtag(etag)),
+    revision:
+      response.data.revision ?? (etag === null ? null : (configOfEtag(etag)?.revision ?? null)),
   };
 }
 

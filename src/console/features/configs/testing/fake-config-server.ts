@@ -90,7 +90,7 @@ export function createFakeConfigServer({
   const edits: FakeConfigServer['edits'] = [];
 
   const withEtag = (record: ConfigRecord) =>
-    jsonResponse(record, 200, { ETag: etagOf(record.revision) });
+    jsonResponse(record, 200, { ETag: etagOf(record.id, record.revision) });
 
   const get = (id: string): ConfigRecord => {
     const record = configs.get(id);
@@ -136,7 +136,7 @@ export function createFakeConfigServer({
       validation: published.validation,
       revision: 1,
     };
-    return jsonResponse(result, 200, { ETag: etagOf(1) });
+    return jsonResponse(result, 200, { ETag: etagOf(result.id, 1) });
   };
 
   const server: FakeConfigServer = {
@@ -225,7 +225,8 @@ export function createFakeConfigServer({
         edits.push({ body, ifMatch });
         const target = configs.get(body.config_id ?? server.liveId);
         if (!target) return problemResponse('not_found', 'The config was not found');
-        if (ifMatch !== null && ifMatch !== etagOf(target.revision)) {
+        const current = [etagOf(target.id, target.revision), `"${target.revision}"`];
+        if (ifMatch !== null && !current.includes(ifMatch)) {
           return problemResponse(
             'precondition_failed',
             `The config ${target.id} is at revision ${target.revision}`,
@@ -260,7 +261,7 @@ export function createFakeConfigServer({
           validation: draft.validation,
           revision: draft.revision,
         };
-        return jsonResponse(result, 200, { ETag: etagOf(draft.revision) });
+        return jsonResponse(result, 200, { ETag: etagOf(draft.id, draft.revision) });
       }
       return problemResponse('not_found', `Unknown route ${method} ${path}`);
     },
