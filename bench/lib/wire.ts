@@ -109,7 +109,8 @@ export async function monitorWire(cdp: CdpClient, page: Page, link: Link): Promi
     sessions.add(child);
     // The worker waits until it is counted and throttled; one that goes away before it
     // answers is no error of the measurement.
-    prepare(child)
+    void prepare(child)
+      .catch(() => undefined)
       .then(() => cdp.send('Runtime.runIfWaitingForDebugger', {}, child))
       .catch(() => undefined);
   });
