@@ -1,7 +1,7 @@
 /**
  * The load generator, in a process of its own so that it never competes with the server
  * it measures inside one event loop: autocannon with the options given as JSON in argv[2];
- * prints `{ rps, non2xx, errors }` as JSON.
+ * prints `{ rps, requests, non2xx, errors }` as JSON.
  */
 import autocannon from 'autocannon';
 
@@ -10,6 +10,7 @@ const result = await autocannon(options);
 process.stdout.write(
   JSON.stringify({
     rps: result.requests.average,
+    requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   }),

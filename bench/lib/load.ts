@@ -7,6 +7,8 @@ const LOAD_CHILD = fileURLToPath(new URL('./load-child.ts', import.meta.url));
 
 export interface LoadResult {
   readonly rps: number;
+  /** Answers received in all. */
+  readonly requests: number;
   readonly non2xx: number;
   readonly errors: number;
 }

@@ -1,9 +1,9 @@
 /**
- * `GET /auth/status` throughput: the real service (key lookup, security headers, request
- * log, contract-checked route) against a bare Fastify route answering the same JSON, each
- * in a process of its own and loaded by autocannon from a third, with the same connections
- * and duration. Rounds alternate between the two, and which of the two goes first alternates
- * too, so that a neighbour's load hits both alike.
+ * `GET /auth/status` against a bare Fastify route answering the same JSON, each in a process
+ * of its own and loaded by autocannon from a third, with the same connections and duration:
+ * the real service (key lookup, security headers, request log, contract-checked route).
+ * Judged on CPU time per request (cpu-per-request.ts), which the machine's other load hardly
+ * moves; requests/s from the same rounds are printed.
  *
  * Both run the same way: an esbuild bundle started by plain `node` (the service's is built by
  * run.ts, as `npm start` builds it; bin/provisioning.js runs it). Through tsx's loader, a
@@ -12,8 +12,8 @@
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { pairedCpuPerRequest, waitForIdle } from '../lib/cpu-per-request';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
-import { runLoad, type LoadResult } from '../lib/load';
 import { benchDataDir, seedAccounts } from '../lib/seed';
 import { startListening, startService, type RunningProcess } from '../lib/service-process';
 import { EMPTY_CONFIG_YAML } from '../../src/service/domain/accounts';
@@ -23,15 +23,8 @@ const BARE_SERVER = fileURLToPath(new URL('../lib/bare-server.ts', import.meta.u
 const BARE_BUNDLE = fileURLToPath(new URL('../../build/bench/bare-server.mjs', import.meta.url));
 const CONNECTIONS = 10;
 const DURATION_SECONDS = 4;
-const ROUNDS = 5;
+const PAIRS = 5;
 const PATH = '/api/v1/auth/status';
-
-function checked(result: LoadResult, what: string): number {
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${what}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  }
-  return result.rps;
-}
 
 export async function benchAuthStatus(): Promise<Figure[]> {
   const dataDir = benchDataDir();
@@ -56,38 +49,36 @@ export async function benchAuthStatus(): Promise<Figure[]> {
     bare = await startListening([BARE_BUNDLE, JSON.stringify(await answer.json())], {
       portPattern: /Bare Fastify: http:\/\/[^:]+:(\d+)/,
     });
-    const load = (url: string, seconds: number) =>
-      runLoad({
-        url: `${url}${PATH}`,
-        headers,
-        connections: CONNECTIONS,
-        durationSeconds: seconds,
-      });
-    // Warm both up (JIT, SQLite page cache) before anything is counted.
-    await load(service.url, 1);
-    await load(bare.url, 1);
-    const real: number[] = [];
-    const baseline: number[] = [];
-    const bareUrl = bare.url;
-    const measureBare = async () =>
-      baseline.push(checked(await load(bareUrl, DURATION_SECONDS), 'bare Fastify'));
-    const measureService = async () =>
-      real.push(checked(await load(service.url, DURATION_SECONDS), 'GET /auth/status'));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const measure of round % 2 === 0
-        ? [measureBare, measureService]
-        : [measureService, measureBare])
-        await measure();
+    // The service's edit workers warm up as it starts: not to be counted to requests.
+    await waitForIdle(service.pid);
+    const cost = await pairedCpuPerRequest({
+      subject: { name: 'GET /auth/status', url: service.url, pid: service.pid },
+      baseline: { name: 'bare Fastify', url: bare.url, pid: bare.pid },
+      path: PATH,
+      headers,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_SECONDS,
+      pairs: PAIRS,
+    });
+    const rps = median(cost.subject.map((each) => each.rps));
+    const bareRps = median(cost.baseline.map((each) => each.rps));
+    const micros = median(cost.subject.map((each) => each.cpuMicrosPerRequest));
+    const bareMicros = median(cost.baseline.map((each) => each.cpuMicrosPerRequest));
+    if (process.env.BENCH_AUTH_LOG) {
+      console.error({ ratios: cost.ratios.map((each) => round(each, 3)), rps, bareRps });
     }
-    const rps = median(real);
-    const bareRps = median(baseline);
     return [
       printed('GET /auth/status, requests/s', Math.round(rps), 'req/s'),
       printed('bare Fastify route, same JSON (baseline), requests/s', Math.round(bareRps), 'req/s'),
-      judged('GET /auth/status ÷ bare Fastify', round(rps / bareRps), '×', {
-        min: 0.7,
-        text: '≥ 0.7',
-      }),
+      printed('GET /auth/status ÷ bare Fastify, requests/s', round(rps / bareRps), '×'),
+      printed('GET /auth/status, CPU per request', round(micros, 1), 'µs'),
+      printed('bare Fastify route, CPU per request (baseline)', round(bareMicros, 1), 'µs'),
+      judged(
+        'GET /auth/status ÷ bare Fastify, CPU per request (bare ÷ service)',
+        round(cost.ratio),
+        '×',
+        { min: 0.7, text: '≥ 0.7' },
+      ),
     ];
   } finally {
     await bare?.stop();
