@@ -92,6 +92,7 @@ export async function monitorWire(cdp: CdpClient, page: Page, link: Link): Promi
   const bodies = new Map<string, { encoded: number; decoded: number }>();
   const wireStatus = new Map<string, number>();
   const finished = new Map<string, number>();
+  const servedFromCache = new Set<string>();
 
   const prepare = (session: string) =>
     Promise.all([
@@ -139,13 +140,26 @@ export async function monitorWire(cdp: CdpClient, page: Page, link: Link): Promi
     body.decoded += params.dataLength as number;
     bodies.set(key, body);
   });
+  cdp.on('Network.requestServedFromCache', (params, session) => {
+    if (!sessions.has(session)) return;
+    servedFromCache.add(`${session} ${String(params.requestId)}`);
+  });
   cdp.on('Network.loadingFinished', (params, session) => {
     if (!sessions.has(session)) return;
     const key = `${session} ${String(params.requestId)}`;
+    // A response from the HTTP cache crossed no wire, whatever size Chromium reports for it.
+    const response = responses.get(key);
+    const fromCache =
+      servedFromCache.has(key) ||
+      response?.fromDiskCache === true ||
+      response?.fromPrefetchCache === true ||
+      response?.fromServiceWorker === true;
     finished.set(
       key,
-      (params.encodedDataLength as number) +
-        uncountedBody(responses.get(key), wireStatus.get(key), bodies.get(key)),
+      fromCache
+        ? 0
+        : (params.encodedDataLength as number) +
+            uncountedBody(response, wireStatus.get(key), bodies.get(key)),
     );
   });
   await prepare(sessionId);
@@ -157,6 +171,7 @@ export async function monitorWire(cdp: CdpClient, page: Page, link: Link): Promi
       bodies.clear();
       wireStatus.clear();
       finished.clear();
+      servedFromCache.clear();
     },
     count() {
       // `data:` URLs never touch the network.
