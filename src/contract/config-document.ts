@@ -1,5 +1,5 @@
 /**
- * The shape of a config's data (config.md §1), as constants and strict zod schemas.
+ * The shape of a config's data (docs/config.md), as constants and strict zod schemas.
  *
  * These describe a *valid* config: the console's forms and the typed operation builders use
  * them. The server does not reject requests with them: values in edit operations are written

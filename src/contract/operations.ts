@@ -1,5 +1,5 @@
 /**
- * Edit operations (seed 2.2, config.md §3): each operation object holds exactly one action
+ * Edit operations (docs/config.md): each operation object holds exactly one action
  * key whose value is a non-empty array of items.
  *
  * Items are checked only as far as they must be interpreted (config.md §3): an object, a

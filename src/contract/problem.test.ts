@@ -11,7 +11,7 @@ import {
   zodIssuesToProblemErrors,
 } from './problem';
 
-describe('problem details (api.md §4)', () => {
+describe('problem details', () => {
   it('has the RFC 9457 media type', () => {
     expect(PROBLEM_CONTENT_TYPE).toBe('application/problem+json');
   });

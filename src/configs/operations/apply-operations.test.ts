@@ -9,6 +9,7 @@ import type { Operation } from '../../contract/operations';
 import { parseConfig, stringifyConfig } from '../parse';
 import { applied, NOW, refused } from '../testing/apply-helpers';
 import { applyOperations } from './apply-operations';
+import { nestedLists, nestedMaps } from '../testing/nested-values';
 
 /** Round-trip stable (guarded by a test below), so an edit's expected text is exact. */
 const FIXTURE = `# Apps this account provisions.
@@ -650,20 +651,6 @@ describe('unset', () => {
     });
   });
 });
-
-/** `levels` lists nested in one another around 1: `[[1]]` is 2 levels. */
-function nestedLists(levels: number): unknown {
-  let value: unknown = 1;
-  for (let level = 0; level < levels; level++) value = [value];
-  return value;
-}
-
-/** `levels` mappings nested in one another: `{ k: { k: 1 } }` is 2 levels. */
-function nestedMaps(levels: number): unknown {
-  let value: unknown = 1;
-  for (let level = 0; level < levels; level++) value = { k: value };
-  return value;
-}
 
 describe('limits', () => {
   it(`takes a path of ${MAX_POINTER_LENGTH} characters and refuses one more (400)`, () => {

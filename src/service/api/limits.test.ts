@@ -18,6 +18,7 @@ import {
 } from '../testing/api';
 import { fetchEndpoint, problemOf } from '../testing/http';
 import { startTestService, type TestService } from '../testing/test-service';
+import { nestedLists, nestedMaps } from '../../configs/testing/nested-values';
 
 let service: TestService;
 let admin: string;
@@ -30,20 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await service.close();
 });
-
-/** `levels` lists nested in one another around 1: `[[1]]` is 2 levels. */
-function nestedLists(levels: number): unknown {
-  let value: unknown = 1;
-  for (let level = 0; level < levels; level++) value = [value];
-  return value;
-}
-
-/** `levels` mappings nested in one another: `{ k: { k: 1 } }` is 2 levels. */
-function nestedMaps(levels: number): unknown {
-  let value: unknown = 1;
-  for (let level = 0; level < levels; level++) value = { k: value };
-  return value;
-}
 
 /** Every config of the account with its revision: what a refused edit must leave alone. */
 async function snapshot() {

@@ -107,6 +107,25 @@ export function checkDatabase(
 }
 
 /** The check of a draft as any store holds it: its YAML, revision and history rows. */
+/**
+ * The edit the load sends: apps `id` and `id-pair` in one request, so that a draft holding
+ * one without the other shows an edit half applied (checkDraft).
+ */
+export function pairEdit(draftId: string, id: string) {
+  return {
+    config_id: draftId,
+    summary: `add ${id}`,
+    operations: [
+      {
+        create_app: [
+          { id, name: id, platform: 'web' },
+          { id: `${id}-pair`, name: id, platform: 'ios' },
+        ],
+      },
+    ],
+  };
+}
+
 export function checkDraft(
   stored: {
     readonly integrity: string;
@@ -214,18 +233,7 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
           const response = await fetch(`${server.url}/api/v1/config/edit`, {
             method: 'POST',
             headers,
-            body: JSON.stringify({
-              config_id: draftId,
-              summary: `add ${id}`,
-              operations: [
-                {
-                  create_app: [
-                    { id, name: id, platform: 'web' },
-                    { id: `${id}-pair`, name: id, platform: 'ios' },
-                  ],
-                },
-              ],
-            }),
+            body: JSON.stringify(pairEdit(draftId, id)),
           });
           await response.arrayBuffer();
           if (response.status === 200) {

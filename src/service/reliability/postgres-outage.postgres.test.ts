@@ -12,7 +12,7 @@ import { configEditResultSchema } from '../../contract/config-edit';
 import { fetchEndpoint, problemOf, successOf, type Answer } from '../testing/http';
 import { startPostgresCluster, type PostgresCluster } from '../testing/postgres-cluster';
 import { runCli, spawnService, type ServiceProcess } from '../testing/service-process';
-import { checkDraft, problemsOf } from './crash-harness';
+import { checkDraft, pairEdit, problemsOf } from './crash-harness';
 import { reportFigure, runLength } from './run-length';
 
 const CLIENTS = 6;
@@ -91,18 +91,7 @@ class EditLoad {
         answer = await within(
           ANSWER_WITHIN_MS,
           fetchEndpoint(service.url, key, 'editConfig', {
-            payload: {
-              config_id: draftId,
-              summary: `add ${id}`,
-              operations: [
-                {
-                  create_app: [
-                    { id, name: id, platform: 'web' },
-                    { id: `${id}-pair`, name: id, platform: 'ios' },
-                  ],
-                },
-              ],
-            },
+            payload: pairEdit(draftId, id),
           }),
         );
       } catch (error) {
