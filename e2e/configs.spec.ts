@@ -123,3 +123,58 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('a config opened again is revalidated: the service answers 304 and the page shows it', async ({
+  page,
+  seed,
+}) => {
+  const api = ConfigApi.of(seed);
+  const draft = await api.createDraft(`Revalidated ${uniqueSuffix()}`, [
+    { id: `cached-${uniqueSuffix()}`, name: 'Cached', platform: 'ios' },
+  ]);
+  const received = await statusesOnTheWire(page, `/api/v1/configs/${draft.id}`);
+  await connectAs(page, seed.keys.configsAdmin);
+  await page.goto(`/configs/${draft.id}`);
+  await expectEditorText(page, draft.yaml);
+  await expect.poll(received).toEqual([{ status: 200, ifNoneMatch: undefined }]);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: draft.label })).toBeVisible();
+  await expectEditorText(page, draft.yaml);
+  await expect
+    .poll(() => received().slice(1))
+    .toEqual([{ status: 304, ifNoneMatch: `"${draft.id}:${draft.revision}"` }]);
+});
+
+/**
+ * The status each request for `path` got from the service, in order, as Chromium received
+ * it: the page (and Playwright's response) sees a 304 as the 200 it revalidated from the
+ * browser's cache. Read from the DevTools protocol's raw request and response events.
+ */
+async function statusesOnTheWire(
+  page: Page,
+  path: string,
+): Promise<() => { status: number; ifNoneMatch: string | undefined }[]> {
+  const requests = new Map<string, { path?: string; status?: number; ifNoneMatch?: string }>();
+  const of = (id: string) => {
+    let request = requests.get(id);
+    if (!request) requests.set(id, (request = {}));
+    return request;
+  };
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('Network.requestWillBeSent', (event) => {
+    of(event.requestId).path = new URL(event.request.url).pathname;
+  });
+  cdp.on('Network.requestWillBeSentExtraInfo', (event) => {
+    const name = Object.keys(event.headers).find((key) => key.toLowerCase() === 'if-none-match');
+    of(event.requestId).ifNoneMatch = name === undefined ? undefined : event.headers[name];
+  });
+  cdp.on('Network.responseReceivedExtraInfo', (event) => {
+    of(event.requestId).status = event.statusCode;
+  });
+  await cdp.send('Network.enable');
+  return () =>
+    [...requests.values()]
+      .filter((request) => request.path === path && request.status !== undefined)
+      .map((request) => ({ status: request.status ?? 0, ifNoneMatch: request.ifNoneMatch }));
+}

@@ -79,3 +79,44 @@ describe('lazy request loggers', () => {
     await dispose();
   });
 });
+
+describe('the request line', () => {
+  it('of each request reaches the log, with its key and not the secret in its URL', async () => {
+    const log = logCollector();
+    const { store, dispose } = await openTestStore();
+    const app = await buildApp({
+      store,
+      logger: { ...serviceLoggerOptions('info'), stream: log.stream },
+    });
+    const secret = `sk_${'a'.repeat(40)}`;
+    const response = await app.inject({ method: 'GET', url: `/api/v1/health?key=${secret}` });
+    expect(response.statusCode).toBe(200);
+    expect(log.text()).not.toContain(secret);
+    expect(log.entries()).toContainEqual(
+      expect.objectContaining({
+        level: 30,
+        msg: 'request',
+        method: 'GET',
+        url: '/api/v1/health?key=sk_[redacted]',
+        status: 200,
+        pid: process.pid,
+      }),
+    );
+    await app.close();
+    await dispose();
+  });
+
+  it('is not written below the info level', async () => {
+    const log = logCollector();
+    const { store, dispose } = await openTestStore();
+    const app = await buildApp({
+      store,
+      logger: { ...serviceLoggerOptions('warn'), stream: log.stream },
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(response.statusCode).toBe(200);
+    expect(log.lines).toEqual([]);
+    await app.close();
+    await dispose();
+  });
+});
