@@ -113,7 +113,7 @@ export default tseslint.config(
     // Only one module of the console may load Monaco (it is heavy and must stay on the
     // editor route).
     files: ['src/console/**/*.{ts,tsx}'],
-    ignores: ['src/console/features/editor/monaco/**'],
+    ignores: ['src/console/editor/monaco/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -128,7 +128,7 @@ export default tseslint.config(
                 'monaco-yaml/*',
                 '@monaco-editor/react',
               ],
-              message: 'Only src/console/features/editor/monaco/ imports Monaco.',
+              message: 'Only src/console/editor/monaco/ imports Monaco.',
             },
           ],
         },

@@ -44,7 +44,7 @@ export default defineConfig({
         // monaco-yaml's formatter, which the console turns off (prettier-stub.ts).
         find: /^prettier\/(standalone|plugins\/yaml|plugins\/estree)$/,
         replacement: fileURLToPath(
-          new URL('./src/console/features/editor/monaco/prettier-stub.ts', import.meta.url),
+          new URL('./src/console/editor/monaco/prettier-stub.ts', import.meta.url),
         ),
       },
     ],

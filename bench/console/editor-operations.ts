@@ -6,7 +6,7 @@
  * after loading (every item read once) is printed too.
  */
 import { largeConfigText } from '../../src/configs/testing/large-config';
-import { handleOperationsRequest } from '../../src/console/features/editor/operations-handler';
+import { handleOperationsRequest } from '../../src/console/editor/operations-handler';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
 
 const SAVES = 15;

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
-import type { EditorMarker } from '../editor/editor-types';
-import { textPositions } from '../editor/markers';
-import { fakeEditor, resetFakeEditor } from '../editor/testing/fake-config-editor';
+import type { EditorMarker } from '../../editor/editor-types';
+import { textPositions } from '../../editor/markers';
+import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
 import {
   createFakeConfigServer,
   LIVE_YAML,
@@ -13,9 +13,9 @@ import {
 } from './testing/fake-config-server';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
-vi.mock('../editor/monaco/config-editor', () => import('../editor/testing/fake-config-editor'));
-vi.mock('../editor/monaco/diff-view', async () => ({
-  default: (await import('../editor/testing/fake-config-editor')).FakeDiffView,
+vi.mock('../../editor/monaco/config-editor', () => import('../../editor/testing/fake-config-editor'));
+vi.mock('../../editor/monaco/diff-view', async () => ({
+  default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
 }));
 
 // The editor page is a lazy chunk, and the worker's stand-in imports the config domain:

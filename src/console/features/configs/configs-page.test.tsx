@@ -9,8 +9,8 @@ import {
   type FakeConfigServer,
 } from './testing/fake-config-server';
 
-vi.mock('../editor/monaco/diff-view', async () => ({
-  default: (await import('../editor/testing/fake-config-editor')).FakeDiffView,
+vi.mock('../../editor/monaco/diff-view', async () => ({
+  default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
 }));
 
 // The dialogs' diff is a lazy chunk: its first render takes a while on a busy machine.

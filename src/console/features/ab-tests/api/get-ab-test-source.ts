@@ -9,7 +9,7 @@ import type { ConfigRecord, ConfigSummary } from '../../../../contract/configs';
 import { ApiProblem } from '../../../lib/api-client';
 import { configQueryOptions, LIVE } from '../../configs/api/get-config';
 import { configsQueryOptions } from '../../configs/api/get-configs';
-import { operationsClient } from '../../editor/operations-client';
+import { operationsClient } from '../../../editor/operations-client';
 import { abTestsKeys } from './ab-tests-keys';
 
 export interface AbTestSource {

@@ -4,7 +4,7 @@
  */
 import type { ValidationIssue } from '../../../../contract/validation';
 import { ApiProblem, describeError } from '../../../lib/api-client';
-import { describeIssueCounts } from '../../editor/markers';
+import { describeIssueCounts } from '../../../editor/markers';
 
 interface RequestProblemProps {
   /** What did not happen, e.g. "The test was not started." */

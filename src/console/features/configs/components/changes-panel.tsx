@@ -1,6 +1,6 @@
 import { Suspense, useId } from 'react';
 import { Spinner } from '../../../components/spinner';
-import { DiffView } from '../../editor/lazy-monaco';
+import { DiffView } from '../../../editor/lazy-monaco';
 
 interface ChangesPanelProps {
   id: string;

@@ -1,7 +1,7 @@
 import type { ConfigSummary } from '../../../../contract/configs';
 import { Link } from 'react-router';
 import { Time } from '../../../components/time';
-import { describeIssueCounts } from '../../editor/markers';
+import { describeIssueCounts } from '../../../editor/markers';
 
 interface ConfigTableProps {
   configs: readonly ConfigSummary[];

@@ -4,8 +4,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
-import { DiffView } from '../../editor/lazy-monaco';
-import { useDarkScheme } from '../../editor/use-dark-scheme';
+import { DiffView } from '../../../editor/lazy-monaco';
+import { useDarkScheme } from '../../../editor/use-dark-scheme';
 import { useActivateConfig } from '../api/activate-config';
 import { LIVE, useConfig } from '../api/get-config';
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { ValidationIssue, ValidationReport } from '../../../../contract/validation';
-import { describeIssueCounts } from '../../editor/markers';
+import { describeIssueCounts } from '../../../editor/markers';
 
 interface ProblemsPanelProps {
   report: ValidationReport;

@@ -9,8 +9,8 @@ import { DialogActions } from '../../../components/dialog-actions';
 import { TextField } from '../../../components/form-fields';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/api-client';
-import { DiffView } from '../../editor/lazy-monaco';
-import { useDarkScheme } from '../../editor/use-dark-scheme';
+import { DiffView } from '../../../editor/lazy-monaco';
+import { useDarkScheme } from '../../../editor/use-dark-scheme';
 import { usePublishConfig } from '../api/publish-config';
 
 const publishFormSchema = z.object({

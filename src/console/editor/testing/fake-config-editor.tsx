@@ -4,7 +4,7 @@
  * recorded in `fakeEditor` for the tests to check.
  */
 import { useEffect, useRef } from 'react';
-import type { ValidationIssue } from '../../../../contract/validation';
+import type { ValidationIssue } from '../../../contract/validation';
 import type {
   ConfigEditorHandle,
   ConfigEditorProps,

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { Operation } from '../../../contract/operations';
+import type { Operation } from '../../contract/operations';
 import { lineRange, textPositions } from './markers';
-import { editorTextToOperations, parseConfig } from '../../../configs';
+import { editorTextToOperations, parseConfig } from '../../configs';
 import {
   applyEdits,
   configArb,
   editsArb,
   type Data,
-} from '../../../configs/testing/config-arbitraries';
+} from '../../configs/testing/config-arbitraries';
 import {
   diffEditorText,
   handleOperationsRequest,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfigText } from '../../../configs';
-import type { ValidationIssue } from '../../../contract/validation';
+import { validateConfigText } from '../../configs';
+import type { ValidationIssue } from '../../contract/validation';
 import {
   describeIssueCounts,
   issueRange,

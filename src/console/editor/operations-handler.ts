@@ -3,7 +3,7 @@
  * the page where there are no workers, e.g. in tests).
  */
 import { isMap, isNode } from 'yaml';
-import { actionKeyOf, itemsOf, type Operation } from '../../../contract/operations';
+import { actionKeyOf, itemsOf, type Operation } from '../../contract/operations';
 import {
   applyOperations,
   ChunkedConfigReader,
@@ -18,7 +18,7 @@ import {
   type ConfigData,
   type EditorOperationsResult,
   type ParsedConfig,
-} from '../../../configs';
+} from '../../configs';
 import type { OffsetRange } from './editor-types';
 import type { OperationsRequest, OperationsResults, ReapplyResult } from './operations-protocol';
 

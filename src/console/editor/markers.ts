@@ -3,7 +3,7 @@
  * in UTF-16 code units, as Monaco counts) and how many UTF-16 code units it covers, which
  * may run over line ends; the end is found through offsets, so such lengths land right.
  */
-import type { ValidationIssue } from '../../../contract/validation';
+import type { ValidationIssue } from '../../contract/validation';
 import type {
   EditorMarker,
   OffsetRange,

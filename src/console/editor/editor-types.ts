@@ -3,7 +3,7 @@
  * lines, 1-based columns in UTF-16 code units) and the handle the Monaco component gives the
  * page. Nothing here imports Monaco, so the page logic runs (and is tested) without it.
  */
-import type { Severity, ValidationIssue } from '../../../contract/validation';
+import type { Severity, ValidationIssue } from '../../contract/validation';
 
 export interface TextPosition {
   readonly lineNumber: number;

@@ -5,8 +5,8 @@
  */
 import { Editor } from '@monaco-editor/react';
 import { useEffect, useMemo, useRef } from 'react';
-import type { ValidationIssue } from '../../../../contract/validation';
-import { Spinner } from '../../../components/spinner';
+import type { ValidationIssue } from '../../../contract/validation';
+import { Spinner } from '../../components/spinner';
 import {
   SERVER_MARKER_OWNER,
   type ConfigEditorHandle,

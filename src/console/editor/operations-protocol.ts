@@ -4,8 +4,8 @@
  * of a config): the `yaml` parser takes about 2 s on a
  * 10,000-app config, which must never stall typing.
  */
-import type { Operation } from '../../../contract/operations';
-import type { ConfigContents, EditorOperationsResult } from '../../../configs';
+import type { Operation } from '../../contract/operations';
+import type { ConfigContents, EditorOperationsResult } from '../../configs';
 import type { OffsetRange } from './editor-types';
 
 export type OperationsRequest =
