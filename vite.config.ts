@@ -119,7 +119,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: [
-            'src/service/api/**/*.test.ts',
+            'src/service/api-tests/**/*.test.ts',
             'src/service/reliability/config-model.test.ts',
             'src/service/scale-out/**/*.test.ts',
             'src/service/store/unit-of-work.test.ts',
