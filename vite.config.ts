@@ -120,7 +120,7 @@ export default defineConfig({
           name: 'postgres',
           include: [
             'src/service/api-tests/**/*.test.ts',
-            'src/service/reliability/config-model.test.ts',
+            'src/service/reliability-tests/config-model.test.ts',
             'src/service/scale-out/**/*.test.ts',
             'src/service/store/unit-of-work.test.ts',
             'src/**/*.postgres.test.ts',

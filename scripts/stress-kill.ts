@@ -7,11 +7,7 @@
  *
  * Run with `npm run test:stress`. Prints the figures, then "N passed, N failed".
  */
-import {
-  problemsOf,
-  removeDataDir,
-  runCrashRounds,
-} from '../src/service/reliability/crash-harness';
+import { problemsOf, removeDataDir, runCrashRounds } from '../src/service/testing/crash-harness';
 
 const KILLS = 20;
 const CLIENTS = 20;

@@ -6,7 +6,12 @@
  * is a generous liveness limit, since timing thresholds stay out of `npm test`.
  */
 import { afterAll, expect, it } from 'vitest';
-import { problemsOf, removeDataDir, runCrashRounds, type CrashRunReport } from './crash-harness';
+import {
+  problemsOf,
+  removeDataDir,
+  runCrashRounds,
+  type CrashRunReport,
+} from '../testing/crash-harness';
 
 let report: CrashRunReport | undefined;
 afterAll(() => {

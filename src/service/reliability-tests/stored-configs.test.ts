@@ -17,7 +17,7 @@ import { buildApp } from '../app';
 import { createAccount, createApiKey } from '../domain/accounts';
 import { edit, expectSuccess, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
-import { reportFigure, runLength } from './run-length';
+import { reportFigure, runLength } from '../testing/run-length';
 
 let service: TestService;
 let accounts = 0;

@@ -11,8 +11,8 @@ import { ENDPOINT_NAMES } from '../../contract/endpoints';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
 import { CREATE_APP, edit, editOk, errorPaths, expectProblem, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
-import { malformedRequestFor, type Targets } from './malformed-arbitraries';
-import { reportFigure, runLength } from './run-length';
+import { malformedRequestFor, type Targets } from '../testing/malformed-arbitraries';
+import { reportFigure, runLength } from '../testing/run-length';
 
 const RUNS_PER_ENDPOINT = runLength(250, 1_500);
 

@@ -12,8 +12,8 @@ import { configEditResultSchema } from '../../contract/config-edit';
 import { fetchEndpoint, problemOf, successOf, type Answer } from '../testing/http';
 import { startPostgresCluster, type PostgresCluster } from '../testing/postgres-cluster';
 import { runCli, spawnService, type ServiceProcess } from '../testing/service-process';
-import { checkDraft, pairEdit, problemsOf } from './crash-harness';
-import { reportFigure, runLength } from './run-length';
+import { checkDraft, pairEdit, problemsOf } from '../testing/crash-harness';
+import { reportFigure, runLength } from '../testing/run-length';
 
 const CLIENTS = 6;
 /** Rounds of pg_terminate_backend, and of stopping the server. */

@@ -24,7 +24,7 @@ import {
 } from '../testing/api';
 import { logCollector } from '../testing/log-collector';
 import { startTestService, type TestService } from '../testing/test-service';
-import { reportFigure, runLength } from './run-length';
+import { reportFigure, runLength } from '../testing/run-length';
 
 const KEYS = runLength(12, 60);
 const AFTER_REVOCATION = 1_000;

@@ -24,8 +24,8 @@ import {
   type ConfigData,
   type ConfigModel,
   type Outcome,
-} from './config-model';
-import { reportFigure, runLength } from './run-length';
+} from '../testing/config-model';
+import { reportFigure, runLength } from '../testing/run-length';
 
 const APPS = ['web', 'ios', 'tv'];
 const TESTS = ['t1', 't2', 't3'];

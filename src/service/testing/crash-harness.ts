@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DATABASE_FILE } from '../store/database';
-import { runCli, spawnService, type ServiceProcess } from '../testing/service-process';
+import { runCli, spawnService, type ServiceProcess } from './service-process';
 
 export interface CrashRunOptions {
   readonly kills: number;
