@@ -35,7 +35,7 @@ function ownSourceMapsOnly(): Plugin {
   };
 }
 
-// The console is a static SPA built into dist/; the service serves it (issue 3).
+// The console is a static SPA built into dist/; the service serves it.
 export default defineConfig({
   plugins: [react(), ownSourceMapsOnly()],
   resolve: {

@@ -2,7 +2,7 @@
  * What each step of the config domain costs on 1,000- and 10,000-app configs: parse,
  * validate, clone, apply one operation, stringify, and editor text -> operations.
  * Prints a table (median of runs, milliseconds). Run with `npm run bench:config`.
- * Timings are printed, never asserted (quality.md); docs/config.md keeps the figures.
+ * Timings are printed, never asserted; docs/config.md keeps the figures.
  */
 import {
   applyOperations,

@@ -3,7 +3,7 @@
  * configs: the one-app `update_app` of a draft that the bench makes over HTTP, edit after
  * edit on the same document, as the service does with its cached document. Prints a table
  * (median of runs after warm-up, milliseconds). Run with `npx tsx bench/edit-stages.ts`.
- * Timings are printed, never asserted (quality.md); docs/benchmarks.md keeps the figures.
+ * Timings are printed, never asserted; docs/benchmarks.md keeps the figures.
  */
 import {
   applyOperations,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of quality.md's Performance table, printed as one table and
+ * `npm run bench`: every performance figure of docs/benchmarks.md, printed as one table and
  * written to bench/results.json. `npm run bench -- service` (or `console`) runs one part.
  * docs/benchmarks.md says what each figure means.
  */

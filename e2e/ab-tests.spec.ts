@@ -1,5 +1,5 @@
 /**
- * The A/B test journeys (issue 6) on the real service, as a person runs them: create a test
+ * The A/B test journeys (docs/console.md, "A/B tests") on the real service, as a person runs them: create a test
  * in a new draft through the form, start it (the draft goes live), end it, promote a winner
  * (its settings land in the app), delete it; and what the form, the keys' permissions and
  * the server's refusals look like. They run on the Umbrella account, whose live config no

@@ -1,5 +1,5 @@
 /**
- * Key management on the settings page (console.md "Key management"): the account's keys, a
+ * Key management on the settings page (docs/console.md, "/settings"): the account's keys, a
  * new key whose secret is shown once and works elsewhere, revocation with a confirmation, and
  * revoking the key in use.
  */

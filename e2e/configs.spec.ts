@@ -1,5 +1,5 @@
 /**
- * The config list and the editor page as pages (issue 5, docs/console.md "Configs and the
+ * The config list and the editor page as pages (docs/console.md, "Configs and the
  * editor"): Monaco loads only on the editor route, and both pages have no axe-core
  * violations in the light and the dark theme.
  */

@@ -1,5 +1,5 @@
 /**
- * Connecting with an API key (console.md "Connection and identity"): a good key, bad ones,
+ * Connecting with an API key (docs/console.md, "/settings"): a good key, bad ones,
  * remembered or not, and signing out.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The config editor's journeys (issue 5, docs/console.md "Configs and the editor"): a person
+ * The config editor's journeys (docs/console.md, "Configs and the editor"): a person
  * opens a config, types YAML into Monaco, saves, and sees every problem where it is; drafts
  * are published and rolled back; two people editing one draft meet the 412 dialog; leaving
  * with unsaved edits asks first.

@@ -1,5 +1,5 @@
 /**
- * The whoami panel (console.md "Whoami panel"): who the key belongs to, what it may do, and
+ * The whoami panel (docs/console.md, "Whoami panel"): who the key belongs to, what it may do, and
  * when it expires, with a warning under 7 days and a clear state once expired.
  */
 import type { Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Every page (console.md "Throughout"): its own URL, one h1, the banner and the Main
+ * Every page (docs/console.md, "Pages and accessible names"): its own URL, one h1, the banner and the Main
  * navigation, the whoami panel while connected, zero axe-core violations in the light and the
  * dark theme, and a screenshot of each kept in test-results/screenshots/.
  */

@@ -1,6 +1,6 @@
 /**
  * The console under the service's Content-Security-Policy, and where a key is kept
- * (quality.md "Reliability and security", console.md "Connection and identity"). Every
+ * (docs/reliability.md; docs/console.md, "/settings"). Every
  * journey fails on a CSP violation (fixtures.ts listens for them); these tests prove the
  * listener works, that the policy is the one the console runs under, and that a key is in
  * localStorage only when "remember" was chosen and nowhere after signing out.

@@ -1,9 +1,9 @@
 /**
- * quality.md: the server killed with SIGKILL 20 times under load (20 clients, each edit
+ * The server killed with SIGKILL 20 times under load (20 clients, each edit
  * creating a pair of apps in one draft). After each kill: `PRAGMA integrity_check` is ok,
  * every edit that got a 200 is present, none is half applied, and the restarted server
- * answers an authenticated read within 2 s. The harness is src/service/reliability/
- * crash-harness.ts, which `npm test` runs with 3 kills.
+ * answers an authenticated read within 2 s. The harness is src/service/testing/
+ * crash-harness.ts, which `npm test` runs with 3 kills (docs/reliability.md).
  *
  * Run with `npm run test:stress`. Prints the figures, then "N passed, N failed".
  */
@@ -11,7 +11,7 @@ import { problemsOf, removeDataDir, runCrashRounds } from '../src/service/testin
 
 const KILLS = 20;
 const CLIENTS = 20;
-/** quality.md / issue 8: the service answers again within 2 s of a restart. */
+/** The service answers again within 2 s of a restart. */
 const RESTART_LIMIT_MS = 2_000;
 
 const report = await runCrashRounds({

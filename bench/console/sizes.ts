@@ -1,4 +1,4 @@
-/** The console's sizes: the JS before the editor (gzip) and dist/ (quality.md). */
+/** The console's sizes: the JS before the editor (gzip) and dist/ (docs/benchmarks.md). */
 import { fileURLToPath } from 'node:url';
 import {
   directoryBytes,

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** quality.md's budgets, in bytes. */
+/** The console's size budgets, in bytes (docs/benchmarks.md). */
 export const INITIAL_JS_BUDGET = 120 * 1024;
 export const DIST_BUDGET = 8 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * A figure of the benchmark table (quality.md, "Performance"): a value, its unit, and the
+ * A figure of the benchmark table (docs/benchmarks.md): a value, its unit, and the
  * bar it is judged against. Absolute times are printed with no bar (`pass: null`): on a
  * shared 2-core machine only ratios against a baseline of the same run, and sizes, are fair.
  */
@@ -7,7 +7,7 @@ export interface Figure {
   readonly figure: string;
   readonly value: number;
   readonly unit: string;
-  /** The bar as quality.md writes it, e.g. "≤ 1.5"; empty for a printed-only figure. */
+  /** The bar as docs/benchmarks.md writes it, e.g. "≤ 1.5"; empty for a printed-only figure. */
   readonly bar: string;
   readonly pass: boolean | null;
 }

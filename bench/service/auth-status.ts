@@ -6,9 +6,8 @@
  * moves; requests/s from the same rounds are printed.
  *
  * Both run the same way: an esbuild bundle started by plain `node` (the service's is built by
- * run.ts, as `npm start` builds it; bin/provisioning.js runs it). Through tsx's loader, a
- * process answered measurably fewer requests (docs/benchmarks.md): the service run through
- * tsx against a bare app through tsx measured neither as it is deployed.
+ * run.ts, as `npm start` builds it; bin/provisioning.js runs it): through tsx's loader
+ * neither would be measured as it is deployed (docs/benchmarks.md).
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';

@@ -18,7 +18,7 @@ const SIZES = [
   { apps: 10_000, runs: 7, coldRuns: 3 },
 ] as const;
 
-/** quality.md: edit ÷ (parse + validate + stringify), for 1,000 and 10,000 apps. */
+/** Edit ÷ (parse + validate + stringify), for 1,000 and 10,000 apps (docs/benchmarks.md). */
 const EDIT_RATIO_BAR = { max: 1.5, text: '≤ 1.5' };
 
 export interface EditMedians {

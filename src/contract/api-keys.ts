@@ -1,5 +1,5 @@
 /**
- * API keys (api.md §1, §5). A key's secret appears in exactly one response, the one that
+ * API keys (docs/api.md). A key's secret appears in exactly one response, the one that
  * creates it: `apiKeySchema` has no field for it, so a list or a status cannot leak it.
  */
 import { described, z } from './zod';

@@ -32,14 +32,14 @@ const refusedPaths = (input: unknown) => {
   return result.success ? [] : zodIssuesToProblemErrors(result.error.issues).map((e) => e.path);
 };
 
-describe('the auth status record (seed 2.1)', () => {
+describe('the auth status record', () => {
   it('needs only idp_organization_id', () => {
     expect(authStatusSchema.parse({ idp_organization_id: 'org_2abc' })).toEqual({
       idp_organization_id: 'org_2abc',
     });
   });
 
-  it('parses every field of the seed', () => {
+  it('parses every field of the record', () => {
     expect(authStatusSchema.parse(full)).toEqual(full);
   });
 
@@ -64,7 +64,7 @@ describe('the auth status record (seed 2.1)', () => {
   });
 });
 
-describe('permissions and roles (api.md §1)', () => {
+describe('permissions and roles', () => {
   it('names four permissions and three roles', () => {
     expect(permissionSchema.options).toEqual([
       'config:read',

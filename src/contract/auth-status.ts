@@ -1,10 +1,10 @@
 /**
- * `GET /auth/status` (seed 2.1, 4.1; api.md §1, §2) and the permission model behind it.
+ * `GET /auth/status` and the permission model behind it (docs/api.md).
  */
 import { described, z } from './zod';
 import { timestampSchema } from './timestamp';
 
-/** api.md §1: what a key may do. */
+/** What a key may do. */
 export const PERMISSIONS = [
   'config:read',
   'config:write',
@@ -22,7 +22,7 @@ export const ROLES = ['admin', 'editor', 'viewer'] as const;
 export const roleSchema = z.enum(ROLES).register(z.globalRegistry, { id: 'Role' });
 export type Role = z.infer<typeof roleSchema>;
 
-/** api.md §1: a user's role bounds the permissions of every key the user creates. */
+/** A user's role bounds the permissions of every key the user creates. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
   editor: ['config:read', 'config:write'],
@@ -33,8 +33,8 @@ export const AUTH_TYPES = ['api_key'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
 /**
- * Only `idp_organization_id` is required (seed 2.1). `role` and `permissions` stay plain
- * strings: the seed leaves their values open, and a client must not reject a status that
+ * Only `idp_organization_id` is required. `role` and `permissions` stay plain strings:
+ * other servers of this API may name others, and a client must not reject a status that
  * names a role or permission it does not know; it simply does not offer what needs it.
  */
 /** An optional field, described when `description` is given. */

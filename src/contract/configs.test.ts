@@ -25,7 +25,7 @@ const published = {
   published_at: '2026-11-22T10:00:00.000Z',
 };
 
-describe('config records (api.md §5)', () => {
+describe('config records', () => {
   it('parses a list item of each kind; the first config of an account has no base', () => {
     const draft = {
       ...published,

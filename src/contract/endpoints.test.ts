@@ -20,7 +20,7 @@ const endpoints = Object.entries(contract) as [string, Endpoint][];
 const statusesOf = (endpoint: Endpoint) => Object.keys(endpoint.responses).map(Number);
 
 describe('the contract table', () => {
-  it('lists the seed endpoints and those of api.md §5, once each', () => {
+  it('lists the core endpoints and the others of docs/api.md, once each', () => {
     const routes = endpoints.map(([, endpoint]) => `${endpoint.method} ${endpoint.path}`);
     expect(routes.sort()).toEqual(
       [
@@ -55,7 +55,7 @@ describe('the contract table', () => {
     for (const [, endpoint] of open) expect(endpoint.permission).toBeNull();
   });
 
-  it('names the permission of each endpoint as api.md §5 does', () => {
+  it('names the permission of each endpoint as docs/api.md does', () => {
     const permissions = Object.fromEntries(
       endpoints.map(([, endpoint]) => [`${endpoint.method} ${endpoint.path}`, endpoint.permission]),
     );

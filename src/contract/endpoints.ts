@@ -29,15 +29,15 @@ import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
 import { problemSchema } from './problem';
 
 export const API_BASE_PATH = '/api/v1';
-/** api.md §6: a larger body gets 413. */
+/** A larger body gets 413 (docs/api.md, Limits). */
 export const MAX_BODY_BYTES = 1_048_576;
-/** api.md §6: an edit whose resulting YAML would be larger gets 409 (config_too_large). */
+/** An edit whose resulting YAML would be larger gets 409 (config_too_large). */
 export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type EndpointTag = 'auth' | 'configs' | 'api-keys' | 'meta';
 
-/** The statuses an endpoint answers with a problem body (api.md §4). */
+/** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
 
 export interface Endpoint {
@@ -47,7 +47,7 @@ export interface Endpoint {
   readonly summary: string;
   readonly description?: string;
   readonly tag: EndpointTag;
-  /** In the seed; a console must cope with a server that offers only these (a 404 elsewhere). */
+  /** A core endpoint: a console must cope with a server that offers only these (docs/api.md). */
   readonly seed: boolean;
   /** `public`: no key needed; `api_key`: a valid key, holding `permission` when it is set. */
   readonly auth: 'public' | 'api_key';
@@ -301,7 +301,7 @@ export type ResponseBodyOf<
 > = E['responses'][S] extends z.ZodMiniType ? z.output<E['responses'][S]> : undefined;
 
 /**
- * The permission an edit request needs: lifecycle operations publish (api.md §1), so they
+ * The permission an edit request needs: lifecycle operations publish, so they
  * need config:publish; every other operation edits a draft.
  */
 export function permissionForEdit(operations: readonly Operation[]): Permission {

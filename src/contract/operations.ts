@@ -2,7 +2,7 @@
  * Edit operations (docs/config.md): each operation object holds exactly one action
  * key whose value is a non-empty array of items.
  *
- * Items are checked only as far as they must be interpreted (config.md §3): an object, a
+ * Items are checked only as far as they must be interpreted (docs/config.md): an object, a
  * string `id` for app and test actions, a JSON Pointer `path` for set/unset, a `variant` for
  * promote. Every other value is written as given and judged by validation, so these item
  * schemas keep unknown keys and accept any value in the other fields, as long as it nests
@@ -138,7 +138,7 @@ export const actionItemSchemas = {
 export type ActionKey = keyof typeof actionItemSchemas;
 export const ACTION_KEYS = Object.keys(actionItemSchemas) as ActionKey[];
 
-/** Lifecycle actions publish their result (config.md §3); the others land in a draft. */
+/** Lifecycle actions publish their result (docs/config.md); the others land in a draft. */
 export const LIFECYCLE_ACTIONS = [
   'update_ab_test',
   'start_ab_test',
@@ -149,7 +149,7 @@ export const LIFECYCLE_ACTIONS = [
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
 
 /**
- * Which statuses each lifecycle step may start from (config.md §3). Part of the contract so
+ * Which statuses each lifecycle step may start from (docs/config.md). Part of the contract so
  * that a client offers exactly the steps the server allows.
  */
 export const LIFECYCLE_TRANSITIONS: Readonly<Record<LifecycleAction, readonly AbTestStatus[]>> = {

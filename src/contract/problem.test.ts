@@ -45,7 +45,7 @@ describe('problem details', () => {
     expect(problemSchema.safeParse({ ...problem, status: 200 }).success).toBe(false);
   });
 
-  it('maps each code to the status of the api.md table', () => {
+  it('maps each code to the status docs/api.md lists for it', () => {
     const statuses = new Set(Object.values(PROBLEM_CODES).map((entry) => entry.status));
     expect([...statuses].sort()).toEqual([
       400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 431, 500, 503,

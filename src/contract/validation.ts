@@ -1,7 +1,7 @@
 /**
- * The validation report (seed 2.4, config.md §2). The seed does not say which fields are
- * required; this server always sends every field, and clients accept reports without
- * `yaml`, `source`, or an issue's `severity` (a seed-only server may omit them).
+ * The validation report (docs/config.md). This server always sends every field; clients
+ * accept reports without `yaml`, `source`, or an issue's `severity`, which a server that
+ * offers only the core endpoints may omit (docs/api.md).
  */
 import { described, wholeNumber, z } from './zod';
 
@@ -18,7 +18,7 @@ export const validationIssueSchema = z
     length: described(wholeNumber(0), 'UTF-16 code units from (line, column); may cross line ends'),
     severity: described(
       z.optional(z.enum(SEVERITIES)),
-      'Beyond the seed; treat a missing severity as an error',
+      'Always sent by this server; treat a missing severity as an error',
     ),
   })
   .register(z.globalRegistry, { id: 'ValidationIssue' });

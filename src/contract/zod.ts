@@ -1,8 +1,8 @@
 /**
  * The contract's zod: `zod/mini`, zod 4's functional API. The console parses every response
  * with these schemas, so they are part of its first page; the mini API lets the bundler keep
- * only the schema types and checks used here (about a third of classic zod, which carries
- * every method and JSON Schema generation on every schema: docs/benchmarks.md). The server
+ * only the schema types and checks used here (classic zod carries every method and JSON
+ * Schema generation on every schema: docs/architecture.md). The server
  * validates with the same schemas, and `z.toJSONSchema` makes the OpenAPI document from them.
  *
  * Metadata (ids and descriptions for OpenAPI) is added with `.register(z.globalRegistry, …)`

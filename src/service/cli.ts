@@ -1,5 +1,5 @@
 /**
- * The operator's command line (quality.md): `provisioning serve | accounts create |
+ * The operator's command line (docs/operations.md): `provisioning serve | accounts create |
  * users create | keys create | keys list | keys revoke`. Each command prints one JSON value
  * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
  * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).

@@ -1,5 +1,5 @@
 /**
- * An error that answers with a problem body (api.md §4). Anything else thrown becomes a 500
+ * An error that answers with a problem body (docs/api.md). Anything else thrown becomes a 500
  * that reveals nothing (plugins/error-handler.ts).
  */
 import { problemOf, type Problem, type ProblemCode } from '../contract/problem';

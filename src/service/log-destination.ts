@@ -1,13 +1,7 @@
 /**
- * Where the service's log lines go: stdout, written in batches of a few kilobytes rather
- * than with one write per line (that write was a third of the cost of a cheap request;
- * docs/benchmarks.md). A line waits at most FLUSH_INTERVAL_MS, and pino flushes what is left
- * when the process exits.
- *
- * A batch is written synchronously, as pino's own destination does by default: handing it to
- * libuv's thread pool instead (`sync: false`) cost about three times the CPU of the write
- * itself on our 2-core machines (waking a pool thread for every 4 KB), and was the largest
- * cost of GET /auth/status after the socket write.
+ * Where the service's log lines go: stdout, in batches of a few kilobytes, since one write
+ * per line is a large part of a cheap request's cost. Batches are written synchronously:
+ * handing them to libuv's thread pool costs more CPU than the write (docs/operations.md).
  */
 import pino from 'pino';
 

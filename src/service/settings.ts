@@ -1,4 +1,4 @@
-/** The service's settings from the environment (quality.md), with their defaults. */
+/** The service's settings from the environment (docs/operations.md), with their defaults. */
 import { isIP } from 'node:net';
 import {
   DEFAULT_HTTP_SETTINGS,

@@ -1,5 +1,5 @@
 /**
- * GET /api-keys, POST /api-keys, DELETE /api-keys/{id} (api.md §1, §5): the secret is shown
+ * GET /api-keys, POST /api-keys, DELETE /api-keys/{id} (docs/api.md): the secret is shown
  * once, in the 201, and never again; lists carry no secret and no hash.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Authentication and permissions (api.md §1, §2): GET /auth/status, 401 with the RFC 6750
+ * Authentication and permissions (docs/api.md): GET /auth/status, 401 with the RFC 6750
  * challenge for missing, malformed, unknown, revoked and expired keys, 403 with
  * insufficient_scope for a missing permission.
  */
@@ -56,7 +56,7 @@ function expectInsufficientScope(response: Awaited<ReturnType<typeof send>>, sco
 }
 
 describe('GET /auth/status', () => {
-  it('describes the admin key with every field the seed names', async () => {
+  it('describes the admin key with every field of the record', async () => {
     const response = await send(service, service.adminKey, 'getAuthStatus');
     const status = await ok(service, service.adminKey, 'getAuthStatus');
     const raw = response.json() as Record<string, unknown>;

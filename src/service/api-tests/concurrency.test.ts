@@ -1,5 +1,5 @@
 /**
- * Concurrency (quality.md, "Reliability and security"): 20 clients × 10 concurrent create_app
+ * Concurrency (docs/reliability.md): 20 clients × 10 concurrent create_app
  * edits with distinct ids on one draft: all 200 apps present, the revision raised by exactly
  * 200, no 5xx. Conditional edits racing on one revision: exactly one wins. Both also over a
  * real port (HTTP parsing and sockets in the way, requests truly in flight together), not

@@ -1,5 +1,5 @@
 /**
- * POST /config/edit (api.md §3, §4; config.md §3): the target, drafts, applied_paths, the
+ * POST /config/edit (docs/api.md, docs/config.md): the target, drafts, applied_paths, the
  * validation report, the request shape (400), refusals (409, 422), 404 across accounts, and
  * If-Match (412). Every refusal leaves the database as it was.
  */

@@ -1,5 +1,5 @@
 /**
- * The endpoints of api.md §5 beyond the seed: health, the config list, live, one config with
+ * The endpoints beyond the two core ones (docs/api.md): health, the config list, live, one config with
  * its ETag, publish, activate (rollback), discard, history, the config schema and the
  * OpenAPI document.
  */

@@ -1,5 +1,5 @@
 /**
- * Errors and limits (api.md §4, §6): bodies that are not JSON objects, content types, the
+ * Errors and limits (docs/api.md): bodies that are not JSON objects, content types, the
  * 1 MiB body limit, 1,000 operations and 10,000 items a request, unknown routes, and the rate
  * limit per key and per address (behind a trusted proxy too). Every limit is tested at and
  * just past its edge.

@@ -1,5 +1,5 @@
 /**
- * The A/B test lifecycle through HTTP (config.md §3): each step publishes its result, which
+ * The A/B test lifecycle through HTTP (docs/config.md): each step publishes its result, which
  * becomes live; refused steps answer 409 ab_test.invalid_transition and change nothing; the
  * live config is valid after any sequence the server accepts.
  */

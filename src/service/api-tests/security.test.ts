@@ -1,5 +1,5 @@
 /**
- * Secrets and headers (quality.md, "Reliability and security"): no API key in clear in the
+ * Secrets and headers (docs/reliability.md): no API key in clear in the
  * database file or in the logs, the security headers on every response (errors included),
  * and a 500 that reveals nothing.
  */
@@ -195,7 +195,7 @@ describe('the logs', () => {
 });
 
 /**
- * Asserts the security headers of quality.md on one API answer: its policy allows nothing
+ * Asserts the security headers of docs/operations.md on one API answer: its policy allows nothing
  * (no script of any kind, so none unsafe), refuses framing, and it is neither sniffed, sent
  * as a referrer, read by other origins nor cached. The console's documents get the policy
  * the console runs under (plugins/security-headers.test.ts, e2e/security.spec.ts).

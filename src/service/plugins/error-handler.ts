@@ -1,5 +1,5 @@
 /**
- * One error handler (api.md §4): every non-2xx is `application/problem+json`. Our own
+ * One error handler (docs/api.md): every non-2xx is `application/problem+json`. Our own
  * HttpProblems answer as they are; Fastify's client errors (bad JSON, body too large, wrong
  * content type) get the matching problem; anything else is a 500 that reveals nothing and is
  * logged in full.

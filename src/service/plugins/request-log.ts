@@ -1,13 +1,7 @@
 /**
- * One structured log line per request (pino through Fastify): method, URL, status, time and
- * the key's id, never the Authorization header or a secret.
- *
- * The line of a request that succeeded is written through a sibling of the service's logger
- * without its redaction: the line is made only of the fields above, none of which can hold a
- * secret (the URL's key-like runs are replaced first), so the redaction paths never match
- * it, and pino ran them (the `*.secret` wildcard once per field) on every line: a quarter of
- * the cost of the line (docs/benchmarks.md). A failed request's line carries the error, which
- * may hold anything: it goes through the request's own, redacting logger.
+ * One structured log line per request: method, URL, status, time and the key's id, never a
+ * secret. A success's line holds only those fields (the URL's key-like runs replaced first),
+ * so it skips pino's costly redaction; a failure's line carries the error and is redacted.
  */
 import {
   LogController,
@@ -62,8 +56,8 @@ export class OneLinePerRequest extends LogController {
 /**
  * `request.log`, made only when something writes to it. Fastify gives every request a
  * child of the service's logger, and pino serialises the child's bindings when it is made:
- * about 2 µs, on every request, for a logger that a request which succeeds never uses (its
- * line goes through `OneLinePerRequest`'s sibling logger). Behaves as that child in all else.
+ * a cost on every request, for a logger that a request which succeeds never uses (its line
+ * goes through `OneLinePerRequest`'s sibling logger). Behaves as that child in all else.
  */
 class LazyRequestLogger {
   private made: FastifyBaseLogger | undefined;

@@ -109,7 +109,7 @@ describe('security headers', () => {
     await app.close();
   });
 
-  it('for an API answer are fewer and smaller than a document’s, and keep what quality.md asks', () => {
+  it('for an API answer are fewer and smaller than a document’s, and keep what docs/operations.md promises', () => {
     const bytes = (set: Readonly<Record<string, string>>) =>
       Object.entries(set).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
     expect(bytes(API_SECURITY_HEADERS)).toBeLessThan(bytes(DOCUMENT_SECURITY_HEADERS) / 2);

@@ -1,21 +1,7 @@
 /**
- * Security headers on every response (quality.md), in two sets chosen by the URL.
- *
- * - Documents (the console's HTML and its assets): a Content-Security-Policy under which the
- *   console and Monaco run (scripts and workers from 'self', workers also from blob:, no
- *   unsafe-eval, no inline scripts; Monaco injects its styles, hence style-src
- *   'unsafe-inline'), nosniff, no referrer, no framing, and helmet's other defaults.
- * - API answers (JSON and problem+json under /api/), which no browser renders as a page:
- *   the set OWASP's REST Security Cheat Sheet gives for them. A policy that allows nothing,
- *   framing refused, nosniff, no referrer, no reading by other origins, and no caching (the
- *   answers carry an account's data). Helmet's other headers govern documents (opener
- *   policy, agent clusters, DNS prefetch, old IE's downloads and XSS filter, Flash's
- *   cross-domain files) and do nothing on JSON; each costs every answer bytes and a header
- *   validation in Node (docs/benchmarks.md).
- *
- * The headers never vary, so they are written once at start-up and set by one hook:
- * @fastify/helmet rebuilt them (parsing the CSP directives) on every request, a tenth of
- * the time of a cheap request. A test holds the document set equal to helmet's.
+ * Security headers on every response, in two sets chosen by the URL: documents get the
+ * policy the console and Monaco run under, API answers a smaller set (docs/operations.md).
+ * They never vary, so they are built once at start-up instead of per request as helmet does.
  */
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '../../contract/endpoints';

@@ -1,7 +1,7 @@
 /**
- * Model-based test (fast-check commands; quality.md, config.md §3): random sequences of
+ * Model-based test (fast-check commands; docs/reliability.md): random sequences of
  * edits, publishes, activations (rollbacks), discards and A/B test lifecycle steps, run
- * against the service and against a simple model (config-model.ts). After every step: the
+ * against the service and against a simple model (testing/config-model.ts). After every step: the
  * status is the one the model predicts, the live config is the model's and holds its data,
  * it is valid (validated again here, from its YAML), every account has exactly one live
  * config, and every published version is byte for byte what it was when it was made.

@@ -1,5 +1,5 @@
 /**
- * Crashes (quality.md, "Reliability and security"), the short run: the real server killed
+ * Crashes (docs/reliability.md), the short run: the real server killed
  * with SIGKILL 3 times under edit load. After each kill the database passes integrity_check,
  * every edit that got a 200 is there, none is half applied, and the server answers again.
  * `npm run test:stress` does the same 20 times and holds the restart to 2 s; here the bound

@@ -1,7 +1,7 @@
 /**
- * Bad input against every endpoint (quality.md, "Reliability and security"): generated
+ * Bad input against every endpoint (docs/reliability.md): generated
  * malformed requests for each entry of the contract's endpoint table (wrong methods, bad
- * keys, bad ids, queries, headers and bodies: see malformed-arbitraries.ts). Every answer is
+ * keys, bad ids, queries, headers and bodies: see testing/malformed-arbitraries.ts). Every answer is
  * a problem+json 4xx (401 for a bad key), never a 5xx, nothing is saved, and the service
  * still answers. `malformed-requests.test.ts` adds 10,000 bodies on the edit endpoint alone.
  */

@@ -1,5 +1,5 @@
 /**
- * quality.md: 10,000 generated malformed requests (wrong types, missing fields, two action
+ * 10,000 generated malformed requests (wrong types, missing fields, two action
  * keys, deep nesting, huge strings, non-JSON, wrong content types, bad pointers) get no 5xx:
  * every one is a problem+json 4xx, nothing is saved, and the server still answers.
  */

@@ -1,5 +1,5 @@
 /**
- * Secrets under a workload (quality.md, "Reliability and security"): after many operations,
+ * Secrets under a workload (docs/reliability.md): after many operations,
  * no API key in clear in the database file, its WAL or the logs; each secret appears in
  * exactly one response, the one that created it. Revoked and expired keys: 0 successes in
  * 1,000 requests right after (revoked through the API, and by the operator on another

@@ -1,4 +1,4 @@
-/** `GET/POST /api-keys`, `DELETE /api-keys/{id}` (api.md §5). */
+/** `GET/POST /api-keys`, `DELETE /api-keys/{id}` (docs/api.md). */
 import type { FastifyInstance } from 'fastify';
 import { audit, createApiKey, publicApiKey } from '../domain/accounts';
 import { notFound } from '../http-problem';

@@ -1,4 +1,4 @@
-/** `GET /auth/status` (seed 4.1): who the caller is, from their key. */
+/** `GET /auth/status`: who the caller is, from their key. */
 import type { AuthStatus } from '../../contract/auth-status';
 import type { Principal } from '../store/records';
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Several service instances on one database (issue 9): two `provisioning serve` processes,
+ * Several service instances on one database: two `provisioning serve` processes,
  * started together on an empty database, share it — SQLite's file on one machine (Vitest
  * project `node`), or a PostgreSQL database, the scale-out set-up (project `postgres`).
  * Requests alternate between them, so every guarantee of the concurrency tests must hold

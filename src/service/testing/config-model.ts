@@ -1,7 +1,7 @@
 /**
  * A simple model of an account's configs for the model-based test: which configs exist,
  * which is live, and for each its apps and A/B tests (id, app, status). It predicts the
- * status of every request from the rules of config.md §3 and api.md. Test-only.
+ * status of every request from the rules of docs/config.md and docs/api.md. Test-only.
  */
 import type { LifecycleAction } from '../../contract/operations';
 

@@ -1,8 +1,8 @@
 /**
- * The crash harness (quality.md, "Reliability and security"): the real server as a child
+ * The crash harness (docs/reliability.md): the real server as a child
  * process on a data directory, edit load from many clients, SIGKILL at a random moment,
- * then the database checked while nothing runs and the server restarted. Used by the
- * vitest test beside it (a few kills) and by `scripts/stress-kill.ts` (20 kills). Test-only.
+ * then the database checked while nothing runs and the server restarted. Used by
+ * reliability-tests/crash.test.ts (a few kills) and by `scripts/stress-kill.ts` (20 kills). Test-only.
  *
  * Each edit creates a pair of apps (`<id>` and `<id>-pair`) in one draft, so an edit that
  * landed half is visible: one app of a pair without the other, or a revision that does not
