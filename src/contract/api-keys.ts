@@ -13,7 +13,6 @@ export const API_KEY_MAX_EXPIRES_IN_DAYS = 3_650;
 export const apiKeyIdParamsSchema = z.object({
   id: described(z.string().check(z.minLength(1)), 'API key id, e.g. key_01J…'),
 });
-export type ApiKeyIdParams = z.infer<typeof apiKeyIdParamsSchema>;
 
 /** A timestamp that may be null, and what null means. */
 const timestampOrNull = (description: string) =>

@@ -30,7 +30,6 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
 };
 
 export const AUTH_TYPES = ['api_key'] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
 
 /**
  * Only `idp_organization_id` is required. `role` and `permissions` stay plain strings:

@@ -18,7 +18,6 @@ export const MIN_VARIANTS = 2;
 export const MAX_VARIANTS = 10;
 export const WEIGHTS_TOTAL = 100;
 
-export type Platform = (typeof PLATFORMS)[number];
 export type AbTestStatus = (typeof AB_TEST_STATUSES)[number];
 
 export const configIdSchema = z

@@ -12,7 +12,6 @@ import { validationReportSchema } from './validation';
 export const configIdParamsSchema = z.object({
   id: described(z.string().check(z.minLength(1)), 'Config row id'),
 });
-export type ConfigIdParams = z.infer<typeof configIdParamsSchema>;
 
 /**
  * A config's ETag names its content: its id and revision, `"cfg_…:7"`. Ids are never
@@ -53,7 +52,6 @@ export const ifMatchHeadersSchema = z.object({
     'Apply only if the target is still this config at this revision (or, for "7", at this revision), else 412',
   ),
 });
-export type IfMatchHeaders = z.infer<typeof ifMatchHeadersSchema>;
 
 /** Request headers of the GETs that answer 304 when the client's copy is current. */
 export const ifNoneMatchHeadersSchema = z.object({
@@ -62,7 +60,6 @@ export const ifNoneMatchHeadersSchema = z.object({
     'The ETags of the copies the client holds; 304 without a body when one is current',
   ),
 });
-export type IfNoneMatchHeaders = z.infer<typeof ifNoneMatchHeadersSchema>;
 
 /**
  * Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for
@@ -141,7 +138,6 @@ export const publishRequestSchema = z
     ),
   })
   .register(z.globalRegistry, { id: 'PublishRequest' });
-export type PublishRequest = z.infer<typeof publishRequestSchema>;
 
 export const HISTORY_ACTIONS = ['create', 'edit', 'publish', 'activate', 'lifecycle'] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
@@ -186,7 +182,6 @@ export const healthSchema = z
     detail: described(z.optional(z.string()), 'What is degraded, for people'),
   })
   .register(z.globalRegistry, { id: 'Health' });
-export type Health = z.infer<typeof healthSchema>;
 
 /** `GET /config/schema`: a JSON Schema (draft 2020-12) document, built in src/configs. */
 export const jsonSchemaDocumentSchema = z
@@ -195,4 +190,3 @@ export const jsonSchemaDocumentSchema = z
     id: 'JsonSchemaDocument',
     description: 'A JSON Schema document (draft 2020-12).',
   });
-export type JsonSchemaDocument = z.infer<typeof jsonSchemaDocumentSchema>;

@@ -215,8 +215,6 @@ export type Operation = {
   [K in ActionKey]: Record<K, ItemOf<K>[]>;
 }[ActionKey];
 
-export type OperationOf<K extends ActionKey> = Extract<Operation, Record<K, unknown>>;
-
 /** The action key of an operation that passed `operationSchema`. */
 export function actionKeyOf(operation: Operation): ActionKey {
   return Object.keys(operation)[0] as ActionKey;
