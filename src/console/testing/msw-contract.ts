@@ -1,28 +1,33 @@
 /**
  * MSW for the console's component tests: handlers are registered by the contract's endpoint
- * name, and every request body and response they see is parsed with that endpoint's schemas,
+ * name, and every request (headers, body) and response they see is parsed with its schemas,
  * so a handler cannot drift from the contract. A drift fails the test that caused it.
  */
 import { http, type HttpHandler } from 'msw';
-import { setupServer, type SetupServerApi } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from '../../contract/zod';
 import {
   contract,
   toFastifyPath,
   type Contract,
+  type Endpoint,
   type EndpointName,
-  type RequestBodyOf,
 } from '../../contract/endpoints';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
 import { TEST_BASE_URL } from './test-utils';
+
+/** The body of an endpoint's request as its schema parses it. */
+type ParsedBodyOf<E extends Endpoint> = E['body'] extends z.ZodMiniType
+  ? z.output<E['body']>
+  : undefined;
 
 export interface ContractRequest<N extends EndpointName> {
   readonly request: Request;
   /** Path parameters, decoded. */
   readonly params: Readonly<Record<string, string>>;
   /** The body, parsed with the endpoint's request schema (undefined: none was sent). */
-  readonly body: RequestBodyOf<Contract[N]> | undefined;
+  readonly body: ParsedBodyOf<Contract[N]> | undefined;
 }
 
 export type ContractResolver<N extends EndpointName> = (
@@ -48,9 +53,8 @@ function check(schema: z.ZodMiniType, value: unknown, what: string): unknown {
 
 async function checkResponse(name: EndpointName, response: Response): Promise<void> {
   const what = `${name} answered ${response.status}`;
-  const responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>> =
-    contract[name].responses;
-  const schema = responses[response.status];
+  const endpoint: Endpoint = contract[name];
+  const schema = endpoint.responses[response.status];
   if (schema === undefined) {
     const drift = new ContractDrift(`${what}, a status the contract does not list`);
     drifts.push(drift);
@@ -72,18 +76,21 @@ export function handle<N extends EndpointName>(
   name: N,
   resolver: ContractResolver<N>,
 ): HttpHandler {
-  const endpoint = contract[name];
+  const endpoint: Endpoint = contract[name];
   const method =
     endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
   return http[method](
     `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}`,
     async ({ request, params }) => {
+      if (endpoint.headers) {
+        check(endpoint.headers, Object.fromEntries(request.headers), `the ${name} headers`);
+      }
       const text = await request.clone().text();
-      const requestSchema: z.ZodMiniType | undefined = endpoint.body;
+      const requestSchema = endpoint.body;
       const body =
         requestSchema === undefined || text === ''
           ? undefined
-          : (check(requestSchema, JSON.parse(text), `the ${name} request`) as RequestBodyOf<
+          : (check(requestSchema, JSON.parse(text), `the ${name} request`) as ParsedBodyOf<
               Contract[N]
             >);
       const decoded = Object.fromEntries(
@@ -105,7 +112,7 @@ export function takeDrifts(): ContractDrift[] {
  * One MSW server for a test file: listening for its tests, with the handlers a test adds
  * dropped after it. A request no handler takes, or a drift from the contract, fails the test.
  */
-export function setupContractServer(...handlers: HttpHandler[]): SetupServerApi {
+export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
   const server = setupServer(...handlers);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => {
