@@ -52,6 +52,8 @@ function check(schema: z.ZodMiniType, value: unknown, what: string): unknown {
 }
 
 async function checkResponse(name: EndpointName, response: Response): Promise<void> {
+  // HttpResponse.error(): the network failed, there is no answer to check.
+  if (response.type === 'error') return;
   const what = `${name} answered ${response.status}`;
   const endpoint: Endpoint = contract[name];
   const schema = endpoint.responses[response.status];
@@ -108,6 +110,13 @@ export function takeDrifts(): ContractDrift[] {
   return drifts.splice(0);
 }
 
+/** The requests the server sees from now until the end of the test. */
+export function recordRequests(server: SetupServer): Request[] {
+  const seen: Request[] = [];
+  server.events.on('request:start', ({ request }) => seen.push(request));
+  return seen;
+}
+
 /**
  * One MSW server for a test file: listening for its tests, with the handlers a test adds
  * dropped after it. A request no handler takes, or a drift from the contract, fails the test.
@@ -117,6 +126,7 @@ export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => {
     server.resetHandlers();
+    server.events.removeAllListeners();
     const drift = takeDrifts().at(0);
     if (drift) throw drift;
   });
