@@ -4,23 +4,20 @@
  * config domain (src/configs), so reports, positions and revisions behave as the service's.
  */
 import type { HttpHandler } from 'msw';
-import { applyOperations, parseConfig, stringifyConfig, validateConfigText } from '../../configs';
+import {
+  applyOperations,
+  configJsonSchema,
+  parseConfig,
+  stringifyConfig,
+  validateConfigText,
+} from '../../configs';
 import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf, type ConfigRecord, type ConfigSummary } from '../../contract/configs';
+import { contract, type EndpointName } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction } from '../../contract/operations';
-import { handle } from './msw-contract';
-import { jsonResponse, problemResponse } from './test-utils';
-
-export const ADMIN_STATUS: AuthStatus = {
-  idp_organization_id: 'org_1',
-  email: 'ada@example.com',
-  role: 'admin',
-  api_key_id: 'key_admin',
-  api_key_name: 'Admin key',
-  api_key_obfuscated_value: 'sk_…aaaa',
-  permissions: ['config:read', 'config:write', 'config:publish'],
-};
+import { handle, notOffered, type ContractResolver } from './msw-contract';
+import { ADMIN_STATUS, jsonResponse, problemResponse } from './test-utils';
 
 const AT = '2026-11-22T10:00:00.000Z';
 
@@ -43,8 +40,8 @@ export interface ConfigServer {
   liveId: string;
   /** The config `id` (throws when there is none). */
   get(id: string): ConfigRecord;
-  /** Adds a draft of the live config with this text. */
-  addDraft(id: string, label: string, yaml: string): void;
+  /** Adds a config: by default a draft of the live config with the live config's text. */
+  add(fields: Partial<ConfigRecord> & Pick<ConfigRecord, 'id' | 'label'>): void;
   /** Someone else saves `yaml` to a config (its revision goes up). */
   saveElsewhere(id: string, yaml: string): void;
   /** The edit requests it received. */
@@ -54,8 +51,11 @@ export interface ConfigServer {
 export function createConfigServer({
   liveYaml,
   status = ADMIN_STATUS,
+  offersConfigs = true,
 }: {
   liveYaml: string;
+  /** False: a server of the seed, which has only the edit of the configs' endpoints. */
+  offersConfigs?: boolean;
   /** What GET /auth/status answers: its permissions decide what the pages offer. */
   status?: AuthStatus;
 }): ConfigServer {
@@ -92,6 +92,16 @@ export function createConfigServer({
     return jsonResponse(result, 200, { ETag: etagOf(record.id, record.revision) });
   };
 
+  /** `record` becomes the live config; a draft it was published from is gone. */
+  const goLive = (record: ConfigRecord, from: ConfigRecord | null = null) => {
+    if (from?.kind === 'draft') configs.delete(from.id);
+    configs.set(record.id, record);
+    for (const [key, value] of configs) configs.set(key, { ...value, live: key === record.id });
+    server.liveId = record.id;
+  };
+  const notFound = (id: string | undefined) =>
+    problemResponse('not_found', `The config ${id} was not found`);
+
   /** A lifecycle step: the result is published and live, or refused when invalid. */
   const publish = (target: ConfigRecord, yaml: string, label: string, appliedPaths: string[]) => {
     const published = recordOf({
@@ -110,10 +120,7 @@ export function createConfigServer({
         { validation: published.validation },
       );
     }
-    if (target.kind === 'draft') configs.delete(target.id);
-    for (const [key, value] of configs) configs.set(key, { ...value, live: false });
-    configs.set(published.id, published);
-    server.liveId = published.id;
+    goLive(published, target);
     return resultOf(published, target, appliedPaths);
   };
 
@@ -152,23 +159,28 @@ export function createConfigServer({
     return resultOf(draft, target, applied.appliedPaths);
   };
 
+  /** What a server of the seed does not offer answers 404, as an unknown route does. */
+  const serve = <N extends EndpointName>(name: N, resolver: ContractResolver<N>) =>
+    offersConfigs || contract[name].seed ? handle(name, resolver) : notOffered(name);
+
   const server: ConfigServer = {
     liveId: live.id,
     edits: [],
     get,
-    addDraft(id, label, yaml) {
-      configs.set(
-        id,
-        recordOf({ id, kind: 'draft', label, live: false, base_config_id: live.id, yaml }),
-      );
+    add({ id, label, kind = 'draft', yaml = live.yaml, ...fields }) {
+      const base_config_id = kind === 'draft' ? live.id : null;
+      configs.set(id, {
+        ...recordOf({ id, kind, label, live: false, base_config_id, yaml }),
+        ...fields,
+      });
     },
     saveElsewhere(id, yaml) {
       const record = get(id);
       configs.set(id, recordOf({ ...record, yaml }, record.revision + 1));
     },
     handlers: [
-      handle('getAuthStatus', () => jsonResponse(status)),
-      handle('listConfigs', () => {
+      serve('getAuthStatus', () => jsonResponse(status)),
+      serve('listConfigs', () => {
         const list: ConfigSummary[] = [...configs.values()].map(
           ({ yaml: _yaml, validation, ...summary }) => ({
             ...summary,
@@ -179,14 +191,40 @@ export function createConfigServer({
         );
         return jsonResponse(list.reverse());
       }),
-      handle('getLiveConfig', () => withEtag(get(server.liveId))),
-      handle('getConfig', ({ params }) => {
+      serve('getLiveConfig', () => withEtag(get(server.liveId))),
+      serve('getConfig', ({ params }) => {
         const record = configs.get(params.id ?? '');
-        return record
-          ? withEtag(record)
-          : problemResponse('not_found', `The config ${params.id} was not found`);
+        return record ? withEtag(record) : notFound(params.id);
       }),
-      handle('editConfig', ({ request, body }) =>
+      serve('getConfigSchema', () => jsonResponse(configJsonSchema)),
+      serve('getConfigHistory', ({ params }) =>
+        configs.has(params.id ?? '') ? jsonResponse([]) : notFound(params.id),
+      ),
+      serve('deleteConfig', ({ params }) => {
+        if (!configs.delete(params.id ?? '')) return notFound(params.id);
+        return new Response(null, { status: 204 });
+      }),
+      serve('activateConfig', ({ params }) => {
+        const record = configs.get(params.id ?? '');
+        if (!record) return notFound(params.id);
+        goLive(record);
+        return withEtag(get(record.id));
+      }),
+      serve('publishConfig', ({ params, body }) => {
+        const draft = configs.get(params.id ?? '');
+        if (!draft) return notFound(params.id);
+        const published = recordOf({
+          id: `cfg_pub_${nextId++}`,
+          kind: 'published',
+          label: body?.summary?.trim() || draft.label,
+          live: true,
+          base_config_id: draft.id,
+          yaml: draft.yaml,
+        });
+        goLive(published, draft);
+        return withEtag(published);
+      }),
+      serve('editConfig', ({ request, body }) =>
         body
           ? // The schema's refinement holds each operation to one action, as the type says.
             edit(body as ConfigEditRequest, request.headers.get('If-Match'))

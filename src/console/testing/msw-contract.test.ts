@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiRequest } from '../lib/api-client';
-import { handle, setupContractServer, takeDrifts } from './msw-contract';
+import { apiRequest, isNotOffered } from '../lib/api-client';
+import { handle, notOffered, setupContractServer, takeDrifts } from './msw-contract';
 import { connectForTest, jsonResponse, problemResponse } from './test-utils';
 
 const server = setupContractServer();
@@ -45,5 +45,13 @@ describe('handlers built from the contract', () => {
     expect(takeDrifts().map((drift) => drift.message)).toEqual([
       expect.stringContaining('the createApiKey request'),
     ]);
+  });
+
+  it('answer an endpoint beyond the seed as a server that does not offer it', async () => {
+    connectForTest();
+    server.use(notOffered('listApiKeys'));
+    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    expect(isNotOffered(error)).toBe(true);
+    expect(() => notOffered('getAuthStatus')).toThrow('in the seed');
   });
 });

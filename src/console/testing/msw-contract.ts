@@ -15,7 +15,7 @@ import {
   type EndpointName,
 } from '../../contract/endpoints';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
-import { TEST_BASE_URL } from './test-utils';
+import { problemResponse, TEST_BASE_URL } from './test-utils';
 
 /** The body of an endpoint's request as its schema parses it. */
 type ParsedBodyOf<E extends Endpoint> = E['body'] extends z.ZodMiniType
@@ -73,36 +73,48 @@ async function checkResponse(name: EndpointName, response: Response): Promise<vo
   check(response.ok ? schema : problemSchema, JSON.parse(text), what);
 }
 
+function methodOf(endpoint: Endpoint) {
+  return endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
+}
+
+function urlOf(endpoint: Endpoint): string {
+  return `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}`;
+}
+
+/** An endpoint beyond the seed that this server does not offer: an unknown route's 404. */
+export function notOffered(name: EndpointName): HttpHandler {
+  const endpoint: Endpoint = contract[name];
+  if (endpoint.seed) throw new Error(`${name} is in the seed: every server offers it`);
+  return http[methodOf(endpoint)](urlOf(endpoint), () =>
+    problemResponse('not_found', `Unknown route ${endpoint.method} ${endpoint.path}`),
+  );
+}
+
 /** A handler for one endpoint of the contract, at the test connection's base URL. */
 export function handle<N extends EndpointName>(
   name: N,
   resolver: ContractResolver<N>,
 ): HttpHandler {
   const endpoint: Endpoint = contract[name];
-  const method =
-    endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
-  return http[method](
-    `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}`,
-    async ({ request, params }) => {
-      if (endpoint.headers) {
-        check(endpoint.headers, Object.fromEntries(request.headers), `the ${name} headers`);
-      }
-      const text = await request.clone().text();
-      const requestSchema = endpoint.body;
-      const body =
-        requestSchema === undefined || text === ''
-          ? undefined
-          : (check(requestSchema, JSON.parse(text), `the ${name} request`) as ParsedBodyOf<
-              Contract[N]
-            >);
-      const decoded = Object.fromEntries(
-        Object.entries(params).map(([key, value]) => [key, String(value)]),
-      );
-      const response = await resolver({ request, params: decoded, body });
-      await checkResponse(name, response.clone());
-      return response;
-    },
-  );
+  return http[methodOf(endpoint)](urlOf(endpoint), async ({ request, params }) => {
+    if (endpoint.headers) {
+      check(endpoint.headers, Object.fromEntries(request.headers), `the ${name} headers`);
+    }
+    const text = await request.clone().text();
+    const requestSchema = endpoint.body;
+    const body =
+      requestSchema === undefined || text === ''
+        ? undefined
+        : (check(requestSchema, JSON.parse(text), `the ${name} request`) as ParsedBodyOf<
+            Contract[N]
+          >);
+    const decoded = Object.fromEntries(
+      Object.entries(params).map(([key, value]) => [key, String(value)]),
+    );
+    const response = await resolver({ request, params: decoded, body });
+    await checkResponse(name, response.clone());
+    return response;
+  });
 }
 
 /** The drifts seen since the last call (each test's end checks there are none). */

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { configsKeys } from '../../api/config-keys';
 import { routes } from '../../app/routes';
 import type { AuthStatus } from '../../../contract/auth-status';
-import { ADMIN_STATUS, createConfigServer, type ConfigServer } from '../../testing/config-server';
+import { createConfigServer, type ConfigServer } from '../../testing/config-server';
 import { setupContractServer } from '../../testing/msw-contract';
-import { connectForTest, renderRoutes } from '../../testing/test-utils';
+import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
 // The pages are lazy chunks and the worker's stand-in imports the config domain.
 configure({ asyncUtilTimeout: 5_000 });
@@ -59,7 +59,7 @@ const VIEWER_STATUS: AuthStatus = { ...ADMIN_STATUS, role: 'viewer', permissions
 
 function serverWithDraft(status: AuthStatus = ADMIN_STATUS): ConfigServer {
   const server = createConfigServer({ liveYaml: LIVE_WITH_TEST, status });
-  server.addDraft('cfg_d', 'Dark mode draft', LIVE_WITH_TEST + DRAFT_TEST);
+  server.add({ id: 'cfg_d', label: 'Dark mode draft', yaml: LIVE_WITH_TEST + DRAFT_TEST });
   return server;
 }
 
@@ -188,11 +188,11 @@ describe('a test page', () => {
 
   it('says why a start was refused, with the issues of the invalid draft', async () => {
     const server = createConfigServer({ liveYaml: LIVE_WITH_TEST });
-    server.addDraft(
-      'cfg_bad',
-      'Broken draft',
-      `${LIVE_WITH_TEST}${DRAFT_TEST}`.replace('platform: ios', 'platform: desktop'),
-    );
+    server.add({
+      id: 'cfg_bad',
+      label: 'Broken draft',
+      yaml: `${LIVE_WITH_TEST}${DRAFT_TEST}`.replace('platform: ios', 'platform: desktop'),
+    });
     const { user } = open('/ab-tests/cfg_bad/dark-mode', server);
     await user.click(await screen.findByRole('button', { name: 'Start' }));
     const dialog = screen.getByRole('dialog', { name: 'Start dark-mode?' });

@@ -1,13 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../contract/api-keys';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { routes } from '../../app/routes';
 import { connectionStore } from '../../lib/connection';
-import { handle, recordRequests, setupContractServer } from '../../testing/msw-contract';
 import {
+  handle,
+  notOffered,
+  recordRequests,
+  setupContractServer,
+} from '../../testing/msw-contract';
+import {
+  ADMIN_STATUS,
   connectForTest,
   jsonResponse,
   renderRoutes,
@@ -19,12 +25,7 @@ import {
 const server = setupContractServer();
 
 const adminStatus: AuthStatus = {
-  idp_organization_id: 'org_1',
-  email: 'ada@example.com',
-  role: 'admin',
-  api_key_id: 'key_admin',
-  api_key_name: 'Admin key',
-  api_key_obfuscated_value: 'sk_…aaaa',
+  ...ADMIN_STATUS,
   permissions: ['config:read', 'config:write', 'config:publish', 'api_keys:manage'],
 };
 
@@ -285,7 +286,7 @@ describe('the settings page: API keys', () => {
     // A server of the seed: /api-keys is not among its routes.
     server.use(
       handle('getAuthStatus', () => jsonResponse(adminStatus)),
-      http.get(`${TEST_BASE_URL}/api-keys`, () => new Response('Not Found', { status: 404 })),
+      notOffered('listApiKeys'),
     );
     await openSettings();
     await screen.findByText('Connected as ada@example.com');
