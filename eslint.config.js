@@ -1,5 +1,6 @@
 // ESLint flat config. Beyond style, it guards the architecture: imports flow
 // contract -> configs -> {service, console}, and service and console never meet.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
@@ -31,6 +32,45 @@ const boundaries = [
     message: 'The service and the console meet only in the contract and the config domain.',
   },
 ];
+
+/**
+ * Inside the console, imports flow one way: shared code -> features -> app. A feature is
+ * a folder of src/console/features; each one added later gets its zone here unasked.
+ */
+const CONSOLE = './src/console';
+const features = readdirSync(new URL('src/console/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const sharedConsoleCode = ['api', 'components', 'editor', 'hooks', 'lib', 'testing'].map(
+  (folder) => `${CONSOLE}/${folder}`,
+);
+const consoleBoundaries = [
+  ...features.map((feature) => ({
+    target: `${CONSOLE}/features/${feature}`,
+    from: `${CONSOLE}/features`,
+    except: [`./${feature}`],
+    message:
+      'Features never import each other: move what both need to shared code (api/, components/, lib/).',
+  })),
+  {
+    target: sharedConsoleCode,
+    from: `${CONSOLE}/features`,
+    message: 'Shared code never imports a feature: only app/ (routes) does.',
+  },
+  {
+    target: sharedConsoleCode.filter((folder) => !folder.endsWith('/testing')),
+    from: `${CONSOLE}/app`,
+    message: 'Shared code never imports the app: app/ sits on top of everything.',
+  },
+];
+/** A feature's own code never reaches up into the app (its tests render the app's routes). */
+const featuresBelowApp = {
+  target: `${CONSOLE}/features`,
+  from: `${CONSOLE}/app`,
+  message: 'Features never import the app: app/ (routes, providers) imports them.',
+};
 
 /**
  * The contract's schemas are zod/mini (src/contract/zod.ts), which the bundler can trim to
@@ -73,7 +113,10 @@ export default tseslint.config(
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',
-      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [...boundaries, ...consoleBoundaries, featuresBelowApp] },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -85,6 +128,13 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: [classicZod] }] },
+  },
+  {
+    // A feature's tests render the app's routes, to reach its pages as a person does.
+    files: ['src/console/features/**/*.test.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...boundaries, ...consoleBoundaries] }],
+    },
   },
   {
     // The shared layers run in Node and in the browser: no Node built-ins there.

@@ -1,8 +1,9 @@
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { handle, setupContractServer } from '../testing/msw-contract';
 import {
   connectForTest,
   jsonResponse,
-  mockFetch,
   problemResponse,
   TEST_BASE_URL,
   TEST_KEY,
@@ -26,6 +27,28 @@ const status = {
   permissions: ['config:read'],
 };
 
+const server = setupContractServer();
+
+/** Answers GET /auth/status with `respond`; returns the requests it saw. */
+function authStatus(respond: () => Response): Request[] {
+  const seen: Request[] = [];
+  server.use(
+    handle('getAuthStatus', ({ request }) => {
+      seen.push(request);
+      return respond();
+    }),
+  );
+  return seen;
+}
+
+/**
+ * Off the contract on purpose: what a proxy or another server might answer, which the
+ * client must turn into typed errors.
+ */
+function offContract(path: string, respond: () => Response) {
+  server.use(http.all(`${TEST_BASE_URL}${path}`, respond));
+}
+
 const apiKey = {
   id: 'key_1',
   name: 'CI',
@@ -40,7 +63,7 @@ const apiKey = {
 describe('the API client', () => {
   it('sends the key as a bearer token to the base URL and parses the response', async () => {
     connectForTest();
-    const seen = mockFetch(() => jsonResponse(status));
+    const seen = authStatus(() => jsonResponse(status));
     await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/status`);
@@ -50,47 +73,73 @@ describe('the API client', () => {
 
   it('lets the browser keep and revalidate what the server answers 304 to, and nothing else', async () => {
     connectForTest();
-    const seen = mockFetch(() => jsonResponse({}));
-    await callApi('getConfigSchema').catch(() => undefined);
-    await callApi('getAuthStatus').catch(() => undefined);
-    await callApi('listConfigs').catch(() => undefined);
+    const seen: Request[] = [];
+    const record = ({ request }: { request: Request }) => {
+      seen.push(request);
+      return jsonResponse({});
+    };
+    server.use(
+      handle('getConfigSchema', record),
+      handle('getAuthStatus', (request) => {
+        record(request);
+        return jsonResponse(status);
+      }),
+      handle('listConfigs', (request) => {
+        record(request);
+        return jsonResponse([]);
+      }),
+    );
+    await callApi('getConfigSchema');
+    await callApi('getAuthStatus');
+    await callApi('listConfigs');
     expect(seen.map((request) => request.cache)).toEqual(['no-cache', 'no-store', 'no-store']);
   });
 
   it('builds paths with parameters, sends JSON bodies and returns headers', async () => {
     connectForTest();
-    const seen = mockFetch(({ method }) =>
-      method === 'POST'
-        ? jsonResponse({ ...apiKey, secret: 'sk_new' }, 201)
-        : jsonResponse({ ...apiKey, revoked_at: '2026-11-21T10:00:00.000Z' }, 200, { ETag: '"3"' }),
+    const seen: { request: Request; body: unknown; params: object }[] = [];
+    server.use(
+      handle('createApiKey', (request) => {
+        seen.push(request);
+        return jsonResponse({ ...apiKey, secret: 'sk_new' }, 201);
+      }),
+      handle('revokeApiKey', (request) => {
+        seen.push(request);
+        return jsonResponse({ ...apiKey, revoked_at: '2026-11-21T10:00:00.000Z' }, 200, {
+          ETag: '"3"',
+        });
+      }),
     );
     const created = await apiRequest('createApiKey', { body: { name: 'CI' } });
     expect(created.secret).toBe('sk_new');
-    expect(seen[0]?.headers.get('Content-Type')).toBe('application/json');
+    expect(seen[0]?.request.headers.get('Content-Type')).toBe('application/json');
     expect(seen[0]?.body).toEqual({ name: 'CI' });
 
     const revoked = await callApi('revokeApiKey', { params: { id: 'key/1' } });
-    expect(seen[1]?.url).toBe(`${TEST_BASE_URL}/api-keys/key%2F1`);
-    expect(seen[1]?.method).toBe('DELETE');
+    expect(seen[1]?.request.url).toBe(`${TEST_BASE_URL}/api-keys/key%2F1`);
+    expect(seen[1]?.params).toEqual({ id: 'key/1' });
     expect(revoked.data.revoked_at).toBe('2026-11-21T10:00:00.000Z');
     expect(revoked.headers.get('ETag')).toBe('"3"');
   });
 
   it('turns a problem+json body into an ApiProblem with status, code, detail and errors', async () => {
     connectForTest();
-    mockFetch(
-      () =>
-        new Response(
-          JSON.stringify({
-            type: 'urn:provisioning:problem:invalid_request',
-            title: 'The request is malformed',
-            status: 400,
-            detail: 'name is empty',
-            code: 'invalid_request',
-            errors: [{ path: '/name', message: 'Too small' }],
-          }),
-          { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
-        ),
+    server.use(
+      handle(
+        'createApiKey',
+        () =>
+          new Response(
+            JSON.stringify({
+              type: 'urn:provisioning:problem:invalid_request',
+              title: 'The request is malformed',
+              status: 400,
+              detail: 'name is empty',
+              code: 'invalid_request',
+              errors: [{ path: '/name', message: 'Too small' }],
+            }),
+            { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
+          ),
+      ),
     );
     const error = await apiRequest('createApiKey', { body: { name: 'x' } }).catch(
       (caught: unknown) => caught,
@@ -107,7 +156,10 @@ describe('the API client', () => {
 
   it('keeps the status of a failure that is not a problem body', async () => {
     connectForTest();
-    mockFetch(() => new Response('<h1>Not Found</h1>', { status: 404, statusText: 'Not Found' }));
+    offContract(
+      '/*',
+      () => new Response('<h1>Not Found</h1>', { status: 404, statusText: 'Not Found' }),
+    );
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).status).toBe(404);
@@ -120,7 +172,7 @@ describe('the API client', () => {
 
   it('reads Retry-After on a 429', async () => {
     connectForTest();
-    mockFetch(() => problemResponse('rate_limited', 'Slow down', { 'Retry-After': '7' }));
+    authStatus(() => problemResponse('rate_limited', 'Slow down', { 'Retry-After': '7' }));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect((error as ApiProblem).retryAfterSeconds).toBe(7);
     expect(describeError(error)).toBe('Too many requests. Try again in 7 seconds.');
@@ -135,7 +187,7 @@ describe('the API client', () => {
     ['The API key is malformed', 'invalid'],
   ] as const)('a 401 "%s" clears the connection with the reason %s', async (detail, failure) => {
     connectForTest(true);
-    mockFetch(() => unauthorizedResponse(detail));
+    server.use(handle('listApiKeys', () => unauthorizedResponse(detail)));
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
@@ -149,7 +201,8 @@ describe('the API client', () => {
 
   it('reads the reason of a 401 from WWW-Authenticate when the body says nothing', async () => {
     connectForTest();
-    mockFetch(
+    offContract(
+      '/auth/status',
       () =>
         new Response('', {
           status: 401,
@@ -167,7 +220,7 @@ describe('the API client', () => {
 
   it('leaves the stored connection alone when a key being checked gets a 401', async () => {
     connectForTest();
-    mockFetch(() => unauthorizedResponse('The API key is not known'));
+    authStatus(() => unauthorizedResponse('The API key is not known'));
     await expect(
       apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
     ).rejects.toBeInstanceOf(ApiProblem);
@@ -176,7 +229,7 @@ describe('the API client', () => {
 
   it('rejects a success response that does not match the contract', async () => {
     connectForTest();
-    mockFetch(() => jsonResponse({ email: 'no organization' }));
+    offContract('/auth/status', () => jsonResponse({ email: 'no organization' }));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect((error as ResponseParseError).issues[0]?.path).toEqual(['idp_organization_id']);
@@ -185,15 +238,16 @@ describe('the API client', () => {
 
   it('rejects a success response that is not JSON', async () => {
     connectForTest();
-    mockFetch(() => new Response('<!doctype html><title>Some page</title>', { status: 200 }));
+    offContract(
+      '/auth/status',
+      () => new Response('<!doctype html><title>Some page</title>', { status: 200 }),
+    );
     await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ResponseParseError);
   });
 
   it('turns a failed fetch into a NetworkError that names the server, not the key', async () => {
     connectForTest();
-    mockFetch(() => {
-      throw new TypeError('Failed to fetch');
-    });
+    offContract('/auth/status', () => HttpResponse.error());
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect(describeError(error)).toBe(`The server could not be reached at ${TEST_BASE_URL}.`);
@@ -201,14 +255,14 @@ describe('the API client', () => {
   });
 
   it('refuses to call without a connection', async () => {
-    const seen = mockFetch(() => jsonResponse(status));
+    const seen = authStatus(() => jsonResponse(status));
     await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(NotConnectedError);
     expect(seen).toHaveLength(0);
   });
 
   it('returns undefined for a 204 without reading a body', async () => {
     connectForTest();
-    mockFetch(() => new Response(null, { status: 204 }));
+    server.use(handle('deleteConfig', () => new Response(null, { status: 204 })));
     await expect(apiRequest('deleteConfig', { params: { id: 'cfg_1' } })).resolves.toBeUndefined();
   });
 });

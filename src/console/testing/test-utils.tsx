@@ -11,6 +11,7 @@ import {
   type RouteObject,
 } from 'react-router';
 import { afterEach, vi } from 'vitest';
+import type { AuthStatus } from '../../contract/auth-status';
 import { problemOf, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../contract/problem';
 import { AppProvider } from '../app/provider';
 import { connectionStore } from '../lib/connection';
@@ -29,6 +30,17 @@ afterEach(() => {
 
 export const TEST_BASE_URL = `${window.location.origin}/api/v1`;
 export const TEST_KEY = 'sk_test_0123456789abcdefghijklmnopqrstuv';
+
+/** An admin's key that may do everything with configs. */
+export const ADMIN_STATUS: AuthStatus = {
+  idp_organization_id: 'org_1',
+  email: 'ada@example.com',
+  role: 'admin',
+  api_key_id: 'key_admin',
+  api_key_name: 'Admin key',
+  api_key_obfuscated_value: 'sk_…aaaa',
+  permissions: ['config:read', 'config:write', 'config:publish'],
+};
 
 export function createTestQueryClient(): QueryClient {
   return new QueryClient({

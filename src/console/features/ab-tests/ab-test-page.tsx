@@ -8,7 +8,7 @@ import { ApiProblem, describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
-import { LIVE } from '../configs/api/get-config';
+import { LIVE } from '../../api/get-config';
 import { useAbTestSource, type AbTestSource } from './api/get-ab-test-source';
 import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
 import { describeIssue } from './components/request-problem';

@@ -1,17 +1,17 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { configsKeys } from '../../api/config-keys';
 import { routes } from '../../app/routes';
 import type { AuthStatus } from '../../../contract/auth-status';
-import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
-import {
-  ADMIN_STATUS,
-  createFakeConfigServer,
-  type FakeConfigServer,
-} from '../configs/testing/fake-config-server';
+import { createConfigServer, type ConfigServer } from '../../testing/config-server';
+import { setupContractServer } from '../../testing/msw-contract';
+import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
 // The pages are lazy chunks and the worker's stand-in imports the config domain.
 configure({ asyncUtilTimeout: 5_000 });
+
+const http = setupContractServer();
 
 const LIVE_WITH_TEST = `apps:
   - id: checkout
@@ -57,15 +57,15 @@ const EDITOR_STATUS: AuthStatus = {
 };
 const VIEWER_STATUS: AuthStatus = { ...ADMIN_STATUS, role: 'viewer', permissions: ['config:read'] };
 
-function serverWithDraft(status: AuthStatus = ADMIN_STATUS): FakeConfigServer {
-  const server = createFakeConfigServer({ liveYaml: LIVE_WITH_TEST, status });
+function serverWithDraft(status: AuthStatus = ADMIN_STATUS): ConfigServer {
+  const server = createConfigServer({ liveYaml: LIVE_WITH_TEST, status });
   server.add({ id: 'cfg_d', label: 'Dark mode draft', yaml: LIVE_WITH_TEST + DRAFT_TEST });
   return server;
 }
 
-function open(path: string, server: FakeConfigServer) {
+function open(path: string, server: ConfigServer) {
   connectForTest();
-  mockFetch((request) => server.handle(request));
+  http.use(...server.handlers);
   return { server, user: userEvent.setup(), ...renderRoutes(routes, { path }) };
 }
 
@@ -103,6 +103,28 @@ describe('the A/B test list', () => {
     open('/ab-tests', serverWithDraft(VIEWER_STATUS));
     await screen.findByRole('row', { name: /bigger-button/ });
     expect(screen.queryByRole('link', { name: 'New A/B test' })).toBeNull();
+  });
+});
+
+describe('the cache', () => {
+  it('holds each config once, in the entry the configs pages read too', async () => {
+    const server = serverWithDraft();
+    const { queryClient } = open('/ab-tests', server);
+    await screen.findByRole('row', { name: /dark-mode/ });
+    const roots = queryClient
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.queryKey[0]);
+    expect(new Set(roots)).toEqual(new Set(['auth', 'configs']));
+    expect(queryClient.getQueryData(configsKeys.detail('cfg_d'))).toMatchObject({ id: 'cfg_d' });
+
+    // A save on the configs pages refreshes that entry, and with it the list of tests.
+    server.saveElsewhere(
+      'cfg_d',
+      `${LIVE_WITH_TEST}${DRAFT_TEST.replaceAll('dark-mode', 'night-mode')}`,
+    );
+    await queryClient.invalidateQueries({ queryKey: configsKeys.detail('cfg_d') });
+    expect(await screen.findByRole('row', { name: /night-mode/ })).toBeTruthy();
   });
 });
 
@@ -165,7 +187,7 @@ describe('a test page', () => {
   });
 
   it('says why a start was refused, with the issues of the invalid draft', async () => {
-    const server = createFakeConfigServer({ liveYaml: LIVE_WITH_TEST });
+    const server = createConfigServer({ liveYaml: LIVE_WITH_TEST });
     server.add({
       id: 'cfg_bad',
       label: 'Broken draft',

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { ConfigContents } from '../../../configs';
 import type { ConfigSummary } from '../../../contract/configs';
@@ -8,7 +7,7 @@ import { AB_TEST_DESCRIPTION_MAX_LENGTH } from '../../../contract/config-documen
 import { MAX_SUMMARY_LENGTH } from '../../../contract/config-edit';
 import { operations } from '../../../contract/operations';
 import { Button } from '../../components/button';
-import { SelectField, TextAreaField, TextField } from '../../components/form-fields';
+import { Form, FormSelectField, FormTextAreaField, FormTextField } from '../../components/form';
 import { Spinner } from '../../components/spinner';
 import { describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
@@ -67,43 +66,11 @@ function CreateAbTestForm({ sources, drafts }: CreateAbTestFormProps) {
     target === NEW_DRAFT ? live : sources.find((source) => source.config.id === target);
   const preselected = params.get('config');
 
-  // The id and app are checked against the chosen config (react-hook-form takes the
-  // resolver of each render, so this one always sees the latest sources).
+  // The id and app are checked against the chosen config (the form takes the schema of
+  // each render, so this one always sees the latest sources).
   const schema = createAbTestSchema(
     (target): ConfigContents | null => sourceOf(target)?.contents ?? null,
   );
-
-  const form = useForm<CreateAbTestValues>({
-    resolver: zodResolver(schema),
-    defaultValues: {
-      target: drafts.some((draft) => draft.id === preselected) ? (preselected ?? '') : NEW_DRAFT,
-      id: '',
-      app: '',
-      description: '',
-      variants: defaultVariantRows(),
-      summary: '',
-    },
-  });
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    formState: { errors },
-  } = form;
-  const [target, appId, testId] = useWatch({ control, name: ['target', 'app', 'id'] });
-  const targetSource = sourceOf(target);
-  const apps = targetSource?.contents?.apps ?? [];
-  const app = apps.find((candidate) => candidate.id === appId);
-
-  useEffect(() => {
-    for (const { field, message } of fieldMessagesOf(edit.error, {
-      item: '/operations/0/create_ab_test/0',
-      test: null,
-    })) {
-      if (field !== 'winner') setError(field, { type: 'server', message });
-    }
-  }, [edit.error, setError]);
 
   const onSubmit = async (values: CreateAbTestValues) => {
     const newDraft = values.target === NEW_DRAFT;
@@ -125,7 +92,7 @@ function CreateAbTestForm({ sources, drafts }: CreateAbTestFormProps) {
           ],
           ...(newDraft && values.summary.trim() ? { summary: values.summary.trim() } : {}),
         },
-        revision: newDraft ? null : (targetSource?.config.revision ?? null),
+        revision: newDraft ? null : (sourceOf(values.target)?.config.revision ?? null),
       });
     } catch {
       return; // The form shows `edit.error`.
@@ -141,82 +108,123 @@ function CreateAbTestForm({ sources, drafts }: CreateAbTestFormProps) {
   };
 
   return (
-    <FormProvider {...form}>
-      <form className="form form-wide" noValidate onSubmit={handleSubmit(onSubmit)}>
-        <SelectField
-          label="Create in"
-          hint="A test is created in a draft; starting it makes that draft live."
-          error={errors.target?.message}
-          {...register('target')}
-        >
-          <option value={NEW_DRAFT}>
-            A new draft from the live config{live ? ` (${live.config.label})` : ''}
+    <Form
+      schema={schema}
+      defaultValues={{
+        target: drafts.some((draft) => draft.id === preselected) ? (preselected ?? '') : NEW_DRAFT,
+        id: '',
+        app: '',
+        description: '',
+        variants: defaultVariantRows(),
+        summary: '',
+      }}
+      onSubmit={onSubmit}
+      className="form form-wide"
+    >
+      <CreateAbTestFields
+        live={live}
+        drafts={drafts}
+        sourceOf={sourceOf}
+        error={edit.error}
+        pending={edit.isPending}
+      />
+    </Form>
+  );
+}
+
+interface CreateAbTestFieldsProps {
+  live: AbTestSource | undefined;
+  drafts: readonly ConfigSummary[];
+  sourceOf: (target: string) => AbTestSource | undefined;
+  /** Why the server refused the last attempt. */
+  error: unknown;
+  pending: boolean;
+}
+
+function CreateAbTestFields({ live, drafts, sourceOf, error, pending }: CreateAbTestFieldsProps) {
+  const { control, setError } = useFormContext<CreateAbTestValues>();
+  const [target, appId, testId] = useWatch({ control, name: ['target', 'app', 'id'] });
+  const targetSource = sourceOf(target);
+  const apps = targetSource?.contents?.apps ?? [];
+  const app = apps.find((candidate) => candidate.id === appId);
+
+  useEffect(() => {
+    for (const { field, message } of fieldMessagesOf(error, {
+      item: '/operations/0/create_ab_test/0',
+      test: null,
+    })) {
+      if (field !== 'winner') setError(field, { type: 'server', message });
+    }
+  }, [error, setError]);
+
+  return (
+    <>
+      <FormSelectField
+        name="target"
+        label="Create in"
+        hint="A test is created in a draft; starting it makes that draft live."
+      >
+        <option value={NEW_DRAFT}>
+          A new draft from the live config{live ? ` (${live.config.label})` : ''}
+        </option>
+        {drafts.map((draft) => (
+          <option key={draft.id} value={draft.id}>
+            Draft: {draft.label}
           </option>
-          {drafts.map((draft) => (
-            <option key={draft.id} value={draft.id}>
-              Draft: {draft.label}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="Test id"
-          hint={ID_HINT}
+        ))}
+      </FormSelectField>
+      <FormTextField
+        name="id"
+        label="Test id"
+        hint={ID_HINT}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <FormSelectField
+        name="app"
+        label="App"
+        hint={
+          targetSource === undefined
+            ? 'Loading the apps of this draft…'
+            : targetSource.contents === null
+              ? 'This draft does not parse as YAML: fix it in the editor first.'
+              : apps.length === 0
+                ? 'This config has no apps yet: add one in the editor first.'
+                : undefined
+        }
+      >
+        <option value="">Choose an app</option>
+        {apps.map((candidate) => (
+          <option key={candidate.id} value={candidate.id}>
+            {candidate.name ? `${candidate.name} (${candidate.id})` : candidate.id}
+          </option>
+        ))}
+      </FormSelectField>
+      <FormTextAreaField
+        name="description"
+        label="Description"
+        hint={`Optional; at most ${AB_TEST_DESCRIPTION_MAX_LENGTH} characters.`}
+        rows={3}
+      />
+      <VariantsFieldset app={app} />
+      {target === NEW_DRAFT && (
+        <FormTextField
+          name="summary"
+          label="Draft name"
+          hint={`Optional. Empty: “Create A/B test ${testId.trim() || '<id>'}”.`}
           autoComplete="off"
-          spellCheck={false}
-          error={errors.id?.message}
-          {...register('id')}
+          maxLength={MAX_SUMMARY_LENGTH}
         />
-        <SelectField
-          label="App"
-          hint={
-            targetSource === undefined
-              ? 'Loading the apps of this draft…'
-              : targetSource.contents === null
-                ? 'This draft does not parse as YAML: fix it in the editor first.'
-                : apps.length === 0
-                  ? 'This config has no apps yet: add one in the editor first.'
-                  : undefined
-          }
-          error={errors.app?.message}
-          {...register('app')}
-        >
-          <option value="">Choose an app</option>
-          {apps.map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {candidate.name ? `${candidate.name} (${candidate.id})` : candidate.id}
-            </option>
-          ))}
-        </SelectField>
-        <TextAreaField
-          label="Description"
-          hint={`Optional; at most ${AB_TEST_DESCRIPTION_MAX_LENGTH} characters.`}
-          rows={3}
-          error={errors.description?.message}
-          {...register('description')}
-        />
-        <VariantsFieldset app={app} />
-        {target === NEW_DRAFT && (
-          <TextField
-            label="Draft name"
-            hint={`Optional. Empty: “Create A/B test ${testId.trim() || '<id>'}”.`}
-            autoComplete="off"
-            maxLength={MAX_SUMMARY_LENGTH}
-            error={errors.summary?.message}
-            {...register('summary')}
-          />
-        )}
-        {edit.error != null && (
-          <RequestProblem failure="The test was not created." error={edit.error} />
-        )}
-        <div className="form-actions">
-          <Button type="submit" variant="primary" pending={edit.isPending}>
-            Create test
-          </Button>
-          <Link className="button button-secondary" to="/ab-tests">
-            Cancel
-          </Link>
-        </div>
-      </form>
-    </FormProvider>
+      )}
+      {error != null && <RequestProblem failure="The test was not created." error={error} />}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" pending={pending}>
+          Create test
+        </Button>
+        <Link className="button button-secondary" to="/ab-tests">
+          Cancel
+        </Link>
+      </div>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
-import { useConfigs } from './api/get-configs';
+import { useConfigs } from '../../api/get-configs';
 import { ConfigTable } from './components/config-table';
 import { DiscardConfigDialog } from './components/discard-config-dialog';
 import { MakeLiveDialog } from './components/make-live-dialog';

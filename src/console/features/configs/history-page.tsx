@@ -7,7 +7,7 @@ import { ApiProblem, describeError } from '../../lib/api-client';
 import { usePageTitle } from '../../lib/page-title';
 import { formatAbsolute } from '../../lib/time';
 import { useConfigHistory } from './api/get-config-history';
-import { LIVE, useConfig } from './api/get-config';
+import { LIVE, useConfig } from '../../api/get-config';
 
 const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
   create: 'Created',

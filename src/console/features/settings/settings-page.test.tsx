@@ -1,27 +1,31 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../contract/api-keys';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { routes } from '../../app/routes';
 import { connectionStore } from '../../lib/connection';
 import {
+  handle,
+  notOffered,
+  recordRequests,
+  setupContractServer,
+} from '../../testing/msw-contract';
+import {
+  ADMIN_STATUS,
   connectForTest,
   jsonResponse,
-  mockFetch,
   renderRoutes,
   TEST_BASE_URL,
   TEST_KEY,
   unauthorizedResponse,
 } from '../../testing/test-utils';
 
+const server = setupContractServer();
+
 const adminStatus: AuthStatus = {
-  idp_organization_id: 'org_1',
-  email: 'ada@example.com',
-  role: 'admin',
-  api_key_id: 'key_admin',
-  api_key_name: 'Admin key',
-  api_key_obfuscated_value: 'sk_…aaaa',
+  ...ADMIN_STATUS,
   permissions: ['config:read', 'config:write', 'config:publish', 'api_keys:manage'],
 };
 
@@ -54,6 +58,14 @@ async function openSettings() {
   return rendered;
 }
 
+/** A server that knows the admin's key and has no other keys. */
+function adminServer() {
+  server.use(
+    handle('getAuthStatus', () => jsonResponse(adminStatus)),
+    handle('listApiKeys', () => jsonResponse([])),
+  );
+}
+
 function storedAnywhere(): boolean {
   return sessionStorage.length > 0 || localStorage.length > 0;
 }
@@ -64,7 +76,7 @@ describe('the settings page: connection', () => {
     ['The API key was revoked', 'That API key was revoked.'],
     ['The API key has expired', 'That API key has expired.'],
   ])('says "%s" in words and stores nothing', async (detail, words) => {
-    mockFetch(() => unauthorizedResponse(detail));
+    server.use(handle('getAuthStatus', () => unauthorizedResponse(detail)));
     await openSettings();
     await connectWith('sk_wrong_key_0000000000000000000000');
     const alert = await screen.findByRole('alert');
@@ -75,9 +87,7 @@ describe('the settings page: connection', () => {
   });
 
   it('says when the server cannot be reached, and stores nothing', async () => {
-    mockFetch(() => {
-      throw new TypeError('Failed to fetch');
-    });
+    server.use(handle('getAuthStatus', () => HttpResponse.error()));
     await openSettings();
     await connectWith(TEST_KEY);
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -87,7 +97,8 @@ describe('the settings page: connection', () => {
   });
 
   it('checks the form before calling the server', async () => {
-    const seen = mockFetch(() => jsonResponse(adminStatus));
+    adminServer();
+    const seen = recordRequests(server);
     await openSettings();
     const user = userEvent.setup();
     await user.clear(screen.getByLabelText('API base URL'));
@@ -112,9 +123,8 @@ describe('the settings page: connection', () => {
   });
 
   it('connects, keeps the key in sessionStorage, and shows who you are', async () => {
-    const seen = mockFetch(({ url }) =>
-      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
-    );
+    adminServer();
+    const seen = recordRequests(server);
     await openSettings();
     expect((screen.getByLabelText('API base URL') as HTMLInputElement).value).toBe(TEST_BASE_URL);
     await connectWith(TEST_KEY);
@@ -127,9 +137,7 @@ describe('the settings page: connection', () => {
   });
 
   it('remembers the key on this device when asked', async () => {
-    mockFetch(({ url }) =>
-      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
-    );
+    adminServer();
     await openSettings();
     await connectWith(TEST_KEY, { remember: true });
     await screen.findByText('Connected as ada@example.com');
@@ -139,9 +147,7 @@ describe('the settings page: connection', () => {
 
   it('signs out: the key and the cache are gone', async () => {
     connectForTest(true);
-    mockFetch(({ url }) =>
-      url.endsWith('/api-keys') ? jsonResponse([]) : jsonResponse(adminStatus),
-    );
+    adminServer();
     const { queryClient } = await openSettings();
     await screen.findByText('Connected as ada@example.com');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
@@ -165,7 +171,10 @@ describe('the settings page: connection', () => {
 
   it('a 401 on another page sends the person to the settings with the reason', async () => {
     connectForTest();
-    mockFetch(() => unauthorizedResponse('The API key was revoked'));
+    server.use(
+      handle('getAuthStatus', () => unauthorizedResponse('The API key was revoked')),
+      handle('listConfigs', () => unauthorizedResponse('The API key was revoked')),
+    );
     const { history } = renderRoutes(routes, { path: '/configs' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     expect(history.location.pathname).toBe('/settings');
@@ -184,16 +193,18 @@ describe('the settings page: API keys', () => {
         permissions: adminStatus.permissions as ApiKey['permissions'],
       }),
     ];
-    const seen = mockFetch(({ url, method, body }) => {
-      if (url.endsWith('/auth/status')) return jsonResponse(adminStatus);
-      if (method === 'POST') {
+    const bodies: unknown[] = [];
+    server.use(
+      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      handle('createApiKey', ({ body }) => {
         const created = keyRecord('key_new1', 'CI', { permissions: ['config:read'] });
         keys = [...keys, created];
-        expect(body).toEqual({ name: 'CI', permissions: ['config:read'], expires_in_days: 30 });
+        bodies.push(body);
         return jsonResponse({ ...created, secret: 'sk_secret_shown_once' }, 201);
-      }
-      return jsonResponse(keys);
-    });
+      }),
+      handle('listApiKeys', () => jsonResponse(keys)),
+    );
+    const seen = recordRequests(server);
     await openSettings();
     const table = await screen.findByRole('table', { name: 'API keys' });
     expect(
@@ -209,6 +220,7 @@ describe('the settings page: API keys', () => {
     await user.click(screen.getByRole('button', { name: 'Create key' }));
 
     const secret = await screen.findByRole<HTMLInputElement>('textbox', { name: 'New API key' });
+    expect(bodies).toEqual([{ name: 'CI', permissions: ['config:read'], expires_in_days: 30 }]);
     expect(secret.value).toBe('sk_secret_shown_once');
     expect(secret.readOnly).toBe(true);
     expect(screen.getByText('Copy this key now: it will not be shown again.')).toBeTruthy();
@@ -226,20 +238,22 @@ describe('the settings page: API keys', () => {
     connectForTest();
     const keys = [keyRecord('key_admin', 'Admin key'), keyRecord('key_other', 'Old laptop')];
     const revoked: string[] = [];
-    mockFetch(({ url, method }) => {
-      if (url.endsWith('/auth/status')) return jsonResponse(adminStatus);
-      if (method === 'DELETE') {
-        const id = decodeURIComponent(url.split('/').pop() ?? '');
+    server.use(
+      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      handle('revokeApiKey', ({ params }) => {
+        const id = params.id ?? '';
         revoked.push(id);
         const key = keys.find((candidate) => candidate.id === id);
         return jsonResponse({ ...key, revoked_at: '2026-11-22T10:00:00.000Z' });
-      }
-      return jsonResponse(
-        keys.map((key) =>
-          revoked.includes(key.id) ? { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } : key,
+      }),
+      handle('listApiKeys', () =>
+        jsonResponse(
+          keys.map((key) =>
+            revoked.includes(key.id) ? { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } : key,
+          ),
         ),
-      );
-    });
+      ),
+    );
     await openSettings();
     const user = userEvent.setup();
 
@@ -269,10 +283,10 @@ describe('the settings page: API keys', () => {
 
   it('is hidden when the server does not offer /api-keys', async () => {
     connectForTest();
-    mockFetch(({ url }) =>
-      url.endsWith('/auth/status')
-        ? jsonResponse(adminStatus)
-        : new Response('Not Found', { status: 404 }),
+    // A server of the seed: /api-keys is not among its routes.
+    server.use(
+      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      notOffered('listApiKeys'),
     );
     await openSettings();
     await screen.findByText('Connected as ada@example.com');
@@ -282,7 +296,10 @@ describe('the settings page: API keys', () => {
 
   it('is hidden when the key does not hold api_keys:manage', async () => {
     connectForTest();
-    const seen = mockFetch(() => jsonResponse({ ...adminStatus, permissions: ['config:read'] }));
+    server.use(
+      handle('getAuthStatus', () => jsonResponse({ ...adminStatus, permissions: ['config:read'] })),
+    );
+    const seen = recordRequests(server);
     await openSettings();
     await screen.findByText('Connected as ada@example.com');
     expect(screen.queryByRole('heading', { name: 'API keys' })).toBeNull();

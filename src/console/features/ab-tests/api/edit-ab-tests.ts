@@ -5,18 +5,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigList } from '../../../../contract/configs';
 import { ApiProblem } from '../../../lib/api-client';
-import { editConfig } from '../../configs/api/edit-config';
-import { configsKeys } from '../../configs/api/config-keys';
-import { abTestsKeys } from './ab-tests-keys';
+import { editConfig } from '../../../api/edit-config';
+import { configsKeys } from '../../../api/config-keys';
 
 export function useAbTestEdit() {
   const queryClient = useQueryClient();
-  /** Everything about configs and tests refetches, except a draft the step consumed. */
+  /** Every view of the configs (their tests too) refetches, except a draft the step consumed. */
   const refresh = (consumedDraftId: string | null = null) =>
     queryClient.invalidateQueries({
-      predicate: ({ queryKey }) =>
-        (queryKey[0] === configsKeys.all[0] || queryKey[0] === abTestsKeys.all[0]) &&
-        (consumedDraftId === null || !queryKey.includes(consumedDraftId)),
+      queryKey: configsKeys.all,
+      predicate: ({ queryKey }) => consumedDraftId === null || !queryKey.includes(consumedDraftId),
     });
   return useMutation({
     mutationFn: editConfig,

@@ -1,16 +1,22 @@
 /**
- * A config as the A/B test pages read it: the record (shared with the configs pages' cache)
- * and its apps and tests, read from the YAML in the operations worker so that a large
- * config never stalls the page.
+ * A config as the A/B test pages read it: the record, through the same cache entry as the
+ * configs pages (a save on either side refreshes the other), and its apps and tests, read
+ * from the YAML in the operations worker so that a large config never stalls the page.
  */
-import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  skipToken,
+  useQueries,
+  useQuery,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import type { ConfigContents } from '../../../../configs';
 import type { ConfigRecord, ConfigSummary } from '../../../../contract/configs';
+import { configsKeys } from '../../../api/config-keys';
+import { configQueryOptions, LIVE } from '../../../api/get-config';
+import { configsQueryOptions } from '../../../api/get-configs';
 import { ApiProblem } from '../../../lib/api-client';
-import { configQueryOptions, LIVE } from '../../configs/api/get-config';
-import { configsQueryOptions } from '../../configs/api/get-configs';
 import { operationsClient } from '../../../editor/operations-client';
-import { abTestsKeys } from './ab-tests-keys';
 
 export interface AbTestSource {
   readonly config: ConfigRecord;
@@ -21,22 +27,47 @@ export interface AbTestSource {
 /** At most this many drafts are read for the list; the newest come first. */
 export const MAX_DRAFTS_LISTED = 20;
 
-type QueryClientLike = ReturnType<typeof useQueryClient>;
-
-export function abTestSourceQueryOptions(queryClient: QueryClientLike, configId: string) {
+export function configContentsQueryOptions(config: ConfigRecord | undefined) {
+  // The id and revision name the text: keying by the YAML itself would hash megabytes.
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps
   return queryOptions({
-    queryKey: abTestsKeys.source(configId),
-    queryFn: async (): Promise<AbTestSource> => {
-      const config = await queryClient.fetchQuery(configQueryOptions(configId));
-      const contents = await operationsClient().run({ kind: 'contents', text: config.yaml });
-      return { config, contents };
-    },
+    queryKey: configsKeys.contents(config?.id ?? '', config?.revision ?? 0),
+    queryFn: config
+      ? () => operationsClient().run({ kind: 'contents', text: config.yaml })
+      : skipToken,
+    // The text of one revision of a config never changes.
+    staleTime: Infinity,
   });
 }
 
-export function useAbTestSource(configId: string) {
-  const queryClient = useQueryClient();
-  return useQuery(abTestSourceQueryOptions(queryClient, configId));
+/** One config's record and contents, seen as one query. */
+export type AbTestSourceQuery = (
+  | { isPending: true; isError: false; error: null; data: undefined }
+  | { isPending: false; isError: true; error: unknown; data: undefined }
+  | { isPending: false; isError: false; error: null; data: AbTestSource }
+) & { isFetching: boolean; refetch(): void };
+
+function sourceOf(
+  record: UseQueryResult<ConfigRecord>,
+  contents: UseQueryResult<ConfigContents | null>,
+): AbTestSourceQuery {
+  const common = {
+    isFetching: record.isFetching || contents.isFetching,
+    refetch: () => void record.refetch(),
+  };
+  const error = record.error ?? contents.error;
+  if (error !== null) return { ...common, isPending: false, isError: true, error, data: undefined };
+  if (record.data === undefined || contents.data === undefined) {
+    return { ...common, isPending: true, isError: false, error: null, data: undefined };
+  }
+  const data = { config: record.data, contents: contents.data };
+  return { ...common, isPending: false, isError: false, error: null, data };
+}
+
+export function useAbTestSource(configId: string): AbTestSourceQuery {
+  const record = useQuery(configQueryOptions(configId));
+  const contents = useQuery(configContentsQueryOptions(record.data));
+  return sourceOf(record, contents);
 }
 
 function isGone(error: unknown): boolean {
@@ -64,13 +95,17 @@ export interface AbTestSources {
 
 /** The live config and the drafts, each with its apps and tests. */
 export function useAbTestSources(): AbTestSources {
-  const queryClient = useQueryClient();
   const list = useQuery(configsQueryOptions());
   const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
   const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
   const ids = [LIVE, ...listed.map((draft) => draft.id)];
-  const sources = useQueries({
-    queries: ids.map((id) => abTestSourceQueryOptions(queryClient, id)),
+  const records = useQueries({ queries: ids.map((id) => configQueryOptions(id)) });
+  const contents = useQueries({
+    queries: records.map((record) => configContentsQueryOptions(record.data)),
+  });
+  const sources = records.flatMap((record, index) => {
+    const content = contents[index];
+    return content ? [sourceOf(record, content)] : [];
   });
   return {
     // sources[0] is the live config's (ids[0] is LIVE).
@@ -88,7 +123,7 @@ export function useAbTestSources(): AbTestSources {
     listsDrafts: list.data !== null,
     refetch: () => {
       void list.refetch();
-      for (const query of sources) void query.refetch();
+      for (const query of sources) query.refetch();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Operation } from '../../../../contract/operations';
 import type { PageOutcome } from '../components/page-outcome';
 import type { LifecycleStep } from '../lifecycle';
 import { useAbTestEdit } from './edit-ab-tests';
-import { LIVE } from '../../configs/api/get-config';
+import { LIVE } from '../../../api/get-config';
 import type { AbTestSource } from './get-ab-test-source';
 
 export function testPath(configId: string, testId: string): string {

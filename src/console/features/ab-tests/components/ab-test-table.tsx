@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { AbTestContents } from '../../../../configs';
 import { deepEqual } from '../../../../configs/data';
 import { Time } from '../../../components/time';
-import { LIVE } from '../../configs/api/get-config';
+import { LIVE } from '../../../api/get-config';
 import type { AbTestSource } from '../api/get-ab-test-source';
 import { testPath } from '../api/run-lifecycle-step';
 

@@ -2,26 +2,31 @@
  * What every lifecycle step's dialog has: where the result is published, the step's own
  * fields, an optional version label, why the server refused (if it did), and the buttons.
  */
-import { useRef, type FormEventHandler, type ReactNode } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import { useRef, type ReactNode } from 'react';
+import type { DefaultValues } from 'react-hook-form';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
+import type { z } from '../../../../contract/zod';
 import { Dialog } from '../../../components/dialog';
 import { DialogActions } from '../../../components/dialog-actions';
-import { TextField } from '../../../components/form-fields';
+import { Form, FormTextField } from '../../../components/form';
 import type { AbTestSource } from '../api/get-ab-test-source';
 import { RequestProblem } from './request-problem';
 
-interface StepDialogFrameProps {
+/** Every step's form has the version label, `summary`. */
+interface StepValues {
+  summary: string;
+}
+
+interface StepDialogFrameProps<Input extends StepValues, Output extends StepValues> {
   open: boolean;
   title: string;
   source: AbTestSource;
   onClose: () => void;
-  onSubmit: FormEventHandler<HTMLFormElement>;
+  schema: z.ZodMiniType<Output, Input>;
+  defaultValues: DefaultValues<Input>;
+  onSubmit: (values: Output) => unknown;
   confirmLabel: string;
   confirmVariant?: 'primary' | 'danger';
-  /** The version label field, registered with the step's form. */
-  summary: UseFormRegisterReturn<'summary'>;
-  summaryError: string | undefined;
   /** The server's example of the label it writes when none is given. */
   defaultLabel: string;
   pending: boolean;
@@ -40,16 +45,16 @@ export function publishedWhere(source: AbTestSource): string {
     : `This publishes a new version of the live config “${source.config.label}” with this change and makes it live.`;
 }
 
-export function StepDialogFrame({
+export function StepDialogFrame<Input extends StepValues, Output extends StepValues>({
   open,
   title,
   source,
   onClose,
+  schema,
+  defaultValues,
   onSubmit,
   confirmLabel,
   confirmVariant = 'primary',
-  summary,
-  summaryError,
   defaultLabel,
   pending,
   error,
@@ -57,7 +62,7 @@ export function StepDialogFrame({
   focusCancel = false,
   wide = false,
   children,
-}: StepDialogFrameProps) {
+}: StepDialogFrameProps<Input, Output>) {
   const cancel = useRef<HTMLButtonElement>(null);
   return (
     <Dialog
@@ -67,16 +72,15 @@ export function StepDialogFrame({
       initialFocus={focusCancel ? cancel : undefined}
       wide={wide}
     >
-      <form className="form" noValidate onSubmit={onSubmit}>
+      <Form schema={schema} defaultValues={defaultValues} onSubmit={onSubmit}>
         <p>{publishedWhere(source)}</p>
         {children}
-        <TextField
+        <FormTextField
+          name="summary"
           label="Version label"
           hint={`Optional. Empty: “${defaultLabel}”.`}
           autoComplete="off"
           maxLength={MAX_SUMMARY_LENGTH}
-          error={summaryError}
-          {...summary}
         />
         {error != null && <RequestProblem failure={failure} error={error} />}
         <DialogActions
@@ -86,7 +90,7 @@ export function StepDialogFrame({
           pending={pending}
           cancelRef={cancel}
         />
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -3,12 +3,12 @@
  * winner and shows which settings it copies into the app; edit changes the description, and
  * the variants while the test is a draft.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useEffectEvent, useId } from 'react';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import type { AbTestContents, AppContents } from '../../../../configs';
 import { operations } from '../../../../contract/operations';
-import { FieldError, TextAreaField } from '../../../components/form-fields';
+import { FormTextAreaField } from '../../../components/form';
+import { FieldError } from '../../../components/form-fields';
 import type { AbTestSource } from '../api/get-ab-test-source';
 import { useRunLifecycleStep } from '../api/run-lifecycle-step';
 import {
@@ -16,7 +16,6 @@ import {
   stepSchema,
   updateAbTestSchema,
   type PromoteAbTestValues,
-  type StepValues,
   type UpdateAbTestValues,
 } from '../form/ab-test-forms';
 import { fieldMessagesOf, isVariantField, type TestFieldName } from '../form/server-errors';
@@ -63,11 +62,6 @@ const STEP_OPERATION = {
 /** Start, end, delete: a question, the version label, and the step's button. */
 export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogProps) {
   const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<StepValues>({ resolver: zodResolver(stepSchema), defaultValues: { summary: '' } });
   const action = step.action as keyof typeof STEP_OPERATION;
 
   return (
@@ -76,11 +70,11 @@ export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogPro
       title={`${step.verb} ${test.id}?`}
       source={source}
       onClose={close}
-      onSubmit={handleSubmit(({ summary }) => run(step, STEP_OPERATION[action](test.id), summary))}
+      schema={stepSchema}
+      defaultValues={{ summary: '' }}
+      onSubmit={({ summary }) => run(step, STEP_OPERATION[action](test.id), summary)}
       confirmLabel={step.verb}
       confirmVariant={action === 'delete_ab_test' ? 'danger' : 'primary'}
-      summary={register('summary')}
-      summaryError={errors.summary?.message}
       defaultLabel={defaultLabelOf(step, test)}
       pending={edit.isPending}
       error={edit.error}
@@ -116,17 +110,42 @@ function copiedSettings(
 
 export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) {
   const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
+  return (
+    <StepDialogFrame
+      open
+      title={`Promote a winner of ${test.id}?`}
+      source={source}
+      onClose={close}
+      schema={promoteAbTestSchema}
+      defaultValues={{ winner: '', summary: '' }}
+      onSubmit={({ winner, summary }) =>
+        run(step, operations.promoteAbTest(test.id, winner), summary)
+      }
+      confirmLabel="Promote"
+      defaultLabel={defaultLabelOf(step, test)}
+      pending={edit.isPending}
+      error={edit.error}
+      failure={`${test.id} was not promoted.`}
+      wide
+    >
+      <WinnerFields source={source} test={test} error={edit.error} />
+    </StepDialogFrame>
+  );
+}
+
+/** The winner to choose, and the settings it copies into the app. */
+function WinnerFields({
+  source,
+  test,
+  error,
+}: Pick<StepDialogProps, 'source' | 'test'> & { error: unknown }) {
   const {
     register,
-    handleSubmit,
     control,
     setError,
     formState: { errors },
-  } = useForm<PromoteAbTestValues>({
-    resolver: zodResolver(promoteAbTestSchema),
-    defaultValues: { winner: '', summary: '' },
-  });
-  useServerFieldErrors(edit.error, test, (field, message) => {
+  } = useFormContext<PromoteAbTestValues>();
+  useServerFieldErrors(error, test, (field, message) => {
     if (field === 'winner') setError(field, { type: 'server', message });
   });
   const winner = useWatch({ control, name: 'winner' });
@@ -135,23 +154,7 @@ export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) 
   const copied = winner ? copiedSettings(test, winner, app) : [];
 
   return (
-    <StepDialogFrame
-      open
-      title={`Promote a winner of ${test.id}?`}
-      source={source}
-      onClose={close}
-      onSubmit={handleSubmit(({ winner: chosen, summary }) =>
-        run(step, operations.promoteAbTest(test.id, chosen), summary),
-      )}
-      confirmLabel="Promote"
-      summary={register('summary')}
-      summaryError={errors.summary?.message}
-      defaultLabel={defaultLabelOf(step, test)}
-      pending={edit.isPending}
-      error={edit.error}
-      failure={`${test.id} was not promoted.`}
-      wide
-    >
+    <>
       <fieldset
         className="radio-group"
         aria-describedby={errors.winner ? winnerErrorId : undefined}
@@ -194,33 +197,13 @@ export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) 
           )}
         </div>
       )}
-    </StepDialogFrame>
+    </>
   );
 }
 
 export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
   const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
   const editable = variantsEditable(test.status);
-  const form = useForm<UpdateAbTestValues>({
-    resolver: zodResolver(updateAbTestSchema(editable)),
-    defaultValues: {
-      description: test.description ?? '',
-      variants: rowsOfVariants(test.variants),
-      summary: '',
-    },
-  });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = form;
-  useServerFieldErrors(edit.error, test, (field, message) => {
-    if (field === 'description' || (editable && isVariantField(field))) {
-      setError(field, { type: 'server', message });
-    }
-  });
-  const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
 
   return (
     <StepDialogFrame
@@ -228,7 +211,13 @@ export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
       title={`Edit ${test.id}`}
       source={source}
       onClose={close}
-      onSubmit={handleSubmit(({ description, variants, summary }) =>
+      schema={updateAbTestSchema(editable)}
+      defaultValues={{
+        description: test.description ?? '',
+        variants: rowsOfVariants(test.variants),
+        summary: '',
+      }}
+      onSubmit={({ description, variants, summary }: UpdateAbTestValues) =>
         run(
           step,
           operations.updateAbTest({
@@ -238,31 +227,44 @@ export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
             ...(editable ? { variants: variantsOfRows(variants) } : {}),
           }),
           summary,
-        ),
-      )}
+        )
+      }
       confirmLabel="Save and publish"
-      summary={register('summary')}
-      summaryError={errors.summary?.message}
       defaultLabel={defaultLabelOf(step, test)}
       pending={edit.isPending}
       error={edit.error}
       failure={`${test.id} was not updated.`}
       wide
     >
-      <FormProvider {...form}>
-        <TextAreaField
-          label="Description"
-          rows={3}
-          error={errors.description?.message}
-          {...register('description')}
-        />
-        {editable ? (
-          <VariantsFieldset app={app} />
-        ) : (
-          <p className="muted">The test is running: only its description can change.</p>
-        )}
-      </FormProvider>
+      <UpdateFields source={source} test={test} editable={editable} error={edit.error} />
     </StepDialogFrame>
+  );
+}
+
+/** The description, and the variants while the test is a draft. */
+function UpdateFields({
+  source,
+  test,
+  editable,
+  error,
+}: Pick<StepDialogProps, 'source' | 'test'> & { editable: boolean; error: unknown }) {
+  const { setError } = useFormContext<UpdateAbTestValues>();
+  useServerFieldErrors(error, test, (field, message) => {
+    if (field === 'description' || (editable && isVariantField(field))) {
+      setError(field, { type: 'server', message });
+    }
+  });
+  const app = source.contents?.apps.find((candidate) => candidate.id === test.app);
+
+  return (
+    <>
+      <FormTextAreaField name="description" label="Description" rows={3} />
+      {editable ? (
+        <VariantsFieldset app={app} />
+      ) : (
+        <p className="muted">The test is running: only its description can change.</p>
+      )}
+    </>
   );
 }
 

@@ -8,7 +8,8 @@ import { useFieldArray, useFormContext, useWatch, type FieldErrors } from 'react
 import type { AppContents } from '../../../../configs';
 import { MAX_VARIANTS, MIN_VARIANTS, WEIGHTS_TOTAL } from '../../../../contract/config-document';
 import { Button } from '../../../components/button';
-import { FieldError, SelectField, TextField } from '../../../components/form-fields';
+import { FormSelectField, FormTextField } from '../../../components/form';
+import { FieldError } from '../../../components/form-fields';
 import {
   evenWeights,
   ID_HINT,
@@ -42,7 +43,6 @@ interface VariantsFieldsetProps {
 export function VariantsFieldset({ app }: VariantsFieldsetProps) {
   const {
     control,
-    register,
     setValue,
     formState: { errors },
   } = useFormContext<VariantsForm>();
@@ -72,20 +72,18 @@ export function VariantsFieldset({ app }: VariantsFieldsetProps) {
       )}
       <ol className="variant-list">
         {fields.map((field, index) => {
-          const rowErrors = errors.variants?.[index];
           const name = `Variant ${index + 1}`;
           return (
             <li key={field.id} className="variant">
               <div className="variant-fields">
-                <TextField
+                <FormTextField
                   label={`${name} id`}
                   hint={index === 0 ? ID_HINT : undefined}
                   autoComplete="off"
                   spellCheck={false}
-                  error={rowErrors?.id?.message}
-                  {...register(`variants.${index}.id`)}
+                  name={`variants.${index}.id`}
                 />
-                <TextField
+                <FormTextField
                   label={`${name} weight`}
                   className="field-narrow"
                   type="number"
@@ -93,8 +91,7 @@ export function VariantsFieldset({ app }: VariantsFieldsetProps) {
                   min={0}
                   max={WEIGHTS_TOTAL}
                   step={1}
-                  error={rowErrors?.weight?.message}
-                  {...register(`variants.${index}.weight`)}
+                  name={`variants.${index}.weight`}
                 />
                 <Button
                   className="button-small"
@@ -145,11 +142,7 @@ interface SettingRowsProps {
 
 /** A variant's setting overrides: key, type and value rows. */
 function SettingRows({ variantIndex, variantName, app, suggestionsId }: SettingRowsProps) {
-  const {
-    control,
-    register,
-    formState: { errors },
-  } = useFormContext<VariantsForm>();
+  const { control } = useFormContext<VariantsForm>();
   const { fields, append, remove } = useFieldArray({
     control,
     name: `variants.${variantIndex}.settings`,
@@ -159,13 +152,12 @@ function SettingRows({ variantIndex, variantName, app, suggestionsId }: SettingR
   return (
     <div className="setting-rows">
       {fields.map((field, index) => {
-        const rowErrors = errors.variants?.[variantIndex]?.settings?.[index];
         const key = rows[index]?.key.trim() ?? '';
         const unknownKey = app !== undefined && key !== '' && !(key in app.settings);
         const name = `${variantName} setting ${index + 1}`;
         return (
           <div key={field.id} className="setting-row">
-            <TextField
+            <FormTextField
               label={name}
               autoComplete="off"
               spellCheck={false}
@@ -173,24 +165,22 @@ function SettingRows({ variantIndex, variantName, app, suggestionsId }: SettingR
               hint={
                 unknownKey ? `${app.id} has no setting “${key}”: the config will warn.` : undefined
               }
-              error={rowErrors?.key?.message}
-              {...register(`variants.${variantIndex}.settings.${index}.key`)}
+              name={`variants.${variantIndex}.settings.${index}.key`}
             />
-            <SelectField
+            <FormSelectField
               label={`${name} type`}
-              {...register(`variants.${variantIndex}.settings.${index}.type`)}
+              name={`variants.${variantIndex}.settings.${index}.type`}
             >
               {SETTING_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {TYPE_LABELS[type]}
                 </option>
               ))}
-            </SelectField>
-            <TextField
+            </FormSelectField>
+            <FormTextField
               label={`${name} value`}
               autoComplete="off"
-              error={rowErrors?.value?.message}
-              {...register(`variants.${variantIndex}.settings.${index}.value`)}
+              name={`variants.${variantIndex}.settings.${index}.value`}
             />
             <Button
               className="button-small"

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
+import { configsKeys } from '../../../api/config-keys';
 
 export function activateConfig(id: string): Promise<ConfigRecord> {
   return apiRequest('activateConfig', { params: { id } });

@@ -1,7 +1,7 @@
 /** `DELETE /configs/{id}`: discard a draft. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
+import { configsKeys } from '../../../api/config-keys';
 
 export async function discardConfig(id: string): Promise<void> {
   await apiRequest('deleteConfig', { params: { id } });

@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { HistoryList } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
+import { configsKeys } from '../../../api/config-keys';
 
 export function getConfigHistory(id: string, signal?: AbortSignal): Promise<HistoryList> {
   return apiRequest('getConfigHistory', { params: { id }, signal });

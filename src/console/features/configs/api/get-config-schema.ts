@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { configJsonSchema } from '../../../../configs/config-schema';
 import { apiRequest } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
+import { configsKeys } from '../../../api/config-keys';
 
 export async function getConfigSchema(signal?: AbortSignal): Promise<object> {
   try {

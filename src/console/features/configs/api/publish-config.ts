@@ -2,8 +2,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
-import { LIVE } from './get-config';
+import { configsKeys } from '../../../api/config-keys';
+import { LIVE } from '../../../api/get-config';
 
 export interface PublishConfigInput {
   readonly id: string;

@@ -7,7 +7,7 @@ import { notify } from '../../../lib/notices';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { useDarkScheme } from '../../../editor/use-dark-scheme';
 import { useActivateConfig } from '../api/activate-config';
-import { LIVE, useConfig } from '../api/get-config';
+import { LIVE, useConfig } from '../../../api/get-config';
 
 interface MakeLiveDialogProps {
   config: ConfigSummary | null;

@@ -2,12 +2,10 @@
  * Connect: checks the key with GET /auth/status and stores it only when that succeeds; a
  * failure is said in words in the form, and nothing is stored.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
-import { CheckboxField, TextField } from '../../../components/form-fields';
+import { Form, FormCheckboxField, FormTextField } from '../../../components/form';
 import { describeConnectFailure, useConnect } from '../../../lib/auth';
 import { defaultBaseUrl, normalizeBaseUrl } from '../../../lib/connection';
 
@@ -36,7 +34,6 @@ const connectionFormSchema = z.object({
   remember: z.boolean(),
 });
 
-type ConnectionFormInput = z.input<typeof connectionFormSchema>;
 type ConnectionFormValues = z.output<typeof connectionFormSchema>;
 
 interface ConnectionFormProps {
@@ -49,15 +46,6 @@ interface ConnectionFormProps {
 export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps) {
   const [showKey, setShowKey] = useState(false);
   const connect = useConnect();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<ConnectionFormInput, unknown, ConnectionFormValues>({
-    resolver: zodResolver(connectionFormSchema),
-    defaultValues: { baseUrl: defaultBaseUrl(), apiKey: '', remember: false },
-  });
-  const keyField = register('apiKey');
   const keyInput = useRef<HTMLInputElement | null>(null);
 
   useEffect(() => {
@@ -76,37 +64,36 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
       : null;
 
   return (
-    <form className="form" noValidate onSubmit={handleSubmit(onSubmit)}>
-      <TextField
+    <Form
+      schema={connectionFormSchema}
+      defaultValues={{ baseUrl: defaultBaseUrl(), apiKey: '', remember: false }}
+      onSubmit={onSubmit}
+    >
+      <FormTextField
+        name="baseUrl"
         label="API base URL"
         type="url"
         autoComplete="url"
         spellCheck={false}
-        error={errors.baseUrl?.message}
-        {...register('baseUrl')}
       />
-      <TextField
+      <FormTextField
+        name="apiKey"
         label="API key"
         type={showKey ? 'text' : 'password'}
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
-        error={errors.apiKey?.message}
-        {...keyField}
-        ref={(element) => {
-          keyField.ref(element);
-          keyInput.current = element;
-        }}
+        inputRef={keyInput}
         after={
           <Button onClick={() => setShowKey((shown) => !shown)}>
             {showKey ? 'Hide key' : 'Show key'}
           </Button>
         }
       />
-      <CheckboxField
+      <FormCheckboxField
+        name="remember"
         label="Remember on this device"
         hint="Unchecked, the key is forgotten when this tab closes."
-        {...register('remember')}
       />
       {failure && (
         <p role="alert" className="alert alert-error">
@@ -118,6 +105,6 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
           Connect
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

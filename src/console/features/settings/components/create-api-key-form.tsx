@@ -3,9 +3,7 @@
  * gives all of them), an optional expiry. The body is checked with the contract's
  * createApiKeyRequestSchema before it is sent; the secret then shows once.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from '../../../../contract/zod';
 import {
   API_KEY_MAX_EXPIRES_IN_DAYS,
@@ -15,7 +13,7 @@ import {
 } from '../../../../contract/api-keys';
 import type { Permission } from '../../../../contract/auth-status';
 import { Button } from '../../../components/button';
-import { CheckboxField, TextField } from '../../../components/form-fields';
+import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateApiKey } from '../api/create-api-key';
@@ -58,18 +56,10 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
   const create = useCreateApiKey();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<CreateApiKeyFormInput, unknown, CreateApiKeyFormValues>({
-    resolver: zodResolver(createApiKeyFormSchema),
-    defaultValues: { name: '', grant: {}, expiresInDays: '' },
-  });
-
-  const onSubmit = (values: CreateApiKeyFormValues) => {
+  const onSubmit = (
+    values: CreateApiKeyFormValues,
+    { reset, setError }: FormMethods<CreateApiKeyFormInput, CreateApiKeyFormValues>,
+  ) => {
     setFailure(null);
     const chosen = permissions.filter((permission) => values.grant[permission] === true);
     const request: CreateApiKeyRequest = {
@@ -101,13 +91,17 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
   return (
     <div className="create-key">
       <h3 id={titleId}>Create a key</h3>
-      <form className="form" noValidate aria-labelledby={titleId} onSubmit={handleSubmit(onSubmit)}>
-        <TextField
+      <Form
+        schema={createApiKeyFormSchema}
+        defaultValues={{ name: '', grant: {}, expiresInDays: '' }}
+        onSubmit={onSubmit}
+        aria-labelledby={titleId}
+      >
+        <FormTextField
+          name="name"
           label="Name"
           autoComplete="off"
           maxLength={API_KEY_NAME_MAX_LENGTH}
-          error={errors.name?.message}
-          {...register('name')}
         />
         <fieldset className="permissions" aria-describedby={permissionsHintId}>
           <legend>Permissions</legend>
@@ -116,14 +110,15 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
             them.
           </p>
           {permissions.map((permission) => (
-            <CheckboxField
+            <FormCheckboxField
               key={permission}
+              name={`grant.${permission}`}
               label={<code>{permission}</code>}
-              {...register(`grant.${permission}`)}
             />
           ))}
         </fieldset>
-        <TextField
+        <FormTextField
+          name="expiresInDays"
           label="Expires in days"
           hint="Optional. Empty: the key never expires."
           type="number"
@@ -132,8 +127,6 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
           max={API_KEY_MAX_EXPIRES_IN_DAYS}
           step={1}
           className="field-narrow"
-          error={errors.expiresInDays?.message}
-          {...register('expiresInDays')}
         />
         {failure && (
           <p role="alert" className="alert alert-error">
@@ -145,7 +138,7 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
             Create key
           </Button>
         </div>
-      </form>
+      </Form>
       {created && <NewApiKey created={created} onDone={() => setCreated(null)} />}
     </div>
   );

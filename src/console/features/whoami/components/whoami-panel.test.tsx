@@ -2,19 +2,17 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import { DAY } from '../../../lib/time';
-import {
-  connectForTest,
-  jsonResponse,
-  mockFetch,
-  renderWithProviders,
-} from '../../../testing/test-utils';
+import { handle, setupContractServer } from '../../../testing/msw-contract';
+import { connectForTest, jsonResponse, renderWithProviders } from '../../../testing/test-utils';
 import { WhoamiPanel } from './whoami-panel';
+
+const server = setupContractServer();
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
 async function renderPanel(status: AuthStatus) {
   connectForTest();
-  mockFetch(() => jsonResponse(status));
+  server.use(handle('getAuthStatus', () => jsonResponse(status)));
   renderWithProviders(<WhoamiPanel />);
   const panel = screen.getByRole('complementary', { name: 'Who you are' });
   await within(panel).findByText('Organization');

@@ -7,5 +7,11 @@ export const configsKeys = {
   detail: (id: string) => [...configsKeys.details(), id] as const,
   histories: () => [...configsKeys.all, 'history'] as const,
   history: (id: string) => [...configsKeys.histories(), id] as const,
+  /**
+   * A config's apps and tests, read from its YAML: by the config's own id and revision,
+   * whose text never changes, so this is derived from the detail, not a second copy of it.
+   */
+  contents: (id: string, revision: number) =>
+    [...configsKeys.all, 'contents', id, revision] as const,
   schema: () => ['config-schema'] as const,
 };

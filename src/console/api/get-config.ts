@@ -1,7 +1,7 @@
 /** `GET /configs/{id}` and `GET /configs/live`: one config with its YAML and report. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ConfigRecord } from '../../../../contract/configs';
-import { apiRequest } from '../../../lib/api-client';
+import type { ConfigRecord } from '../../contract/configs';
+import { apiRequest } from '../lib/api-client';
 import { configsKeys } from './config-keys';
 
 /** The route's word for the live config: `/configs/live`. */

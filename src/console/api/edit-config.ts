@@ -3,9 +3,9 @@
  * the edit was made on (a newer one answers 412 and nothing changes).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
-import { configOfEtag, etagOf } from '../../../../contract/configs';
-import { callApi } from '../../../lib/api-client';
+import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
+import { configOfEtag, etagOf } from '../../contract/configs';
+import { callApi } from '../lib/api-client';
 import { configsKeys } from './config-keys';
 
 export interface EditConfigInput {

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { apiRequest, isNotOffered } from '../lib/api-client';
+import { createConfigServer } from './config-server';
+import { setupContractServer } from './msw-contract';
+import { connectForTest } from './test-utils';
+
+const http = setupContractServer();
+
+const LIVE_YAML = `apps:
+  - id: checkout
+    name: Checkout
+    platform: web
+`;
+
+function serve(options: { offersConfigs?: boolean } = {}) {
+  connectForTest();
+  const server = createConfigServer({ liveYaml: LIVE_YAML, ...options });
+  http.use(...server.handlers);
+  return server;
+}
+
+describe('the in-memory config server', () => {
+  it('edits into a new draft, publishes it live, and goes back with activate', async () => {
+    const server = serve();
+    const edited = await apiRequest('editConfig', {
+      body: {
+        operations: [{ update_app: [{ id: 'checkout', name: 'Till' }] }],
+        summary: 'Rename',
+      },
+    });
+    expect(edited).toMatchObject({ kind: 'draft', created: true, base_config_id: 'cfg_live' });
+    expect(server.get(edited.id).yaml).toContain('name: Till');
+
+    const published = await apiRequest('publishConfig', {
+      params: { id: edited.id },
+      body: { summary: 'Till' },
+    });
+    expect(published).toMatchObject({ kind: 'published', live: true, label: 'Till' });
+    await expect(apiRequest('getConfig', { params: { id: edited.id } })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect((await apiRequest('getLiveConfig')).id).toBe(published.id);
+
+    await apiRequest('activateConfig', { params: { id: 'cfg_live' } });
+    expect((await apiRequest('getLiveConfig')).id).toBe('cfg_live');
+    expect(await apiRequest('getConfigHistory', { params: { id: 'cfg_live' } })).toEqual([]);
+  });
+
+  it('refuses an edit at a revision it has moved past, and discards drafts', async () => {
+    const server = serve();
+    server.add({ id: 'cfg_d', label: 'Draft' });
+    server.saveElsewhere('cfg_d', `${LIVE_YAML}    enabled: false\n`);
+    await expect(
+      apiRequest('editConfig', {
+        body: {
+          config_id: 'cfg_d',
+          operations: [{ delete_app: [{ id: 'checkout' }] }],
+          summary: 'Remove checkout',
+        },
+        headers: { 'If-Match': '"1"' },
+      }),
+    ).rejects.toMatchObject({ status: 412 });
+    await apiRequest('deleteConfig', { params: { id: 'cfg_d' } });
+    expect(server.edits).toHaveLength(1);
+    expect((await apiRequest('listConfigs'))?.map((config) => config.id)).toEqual(['cfg_live']);
+  });
+
+  it('as a server of the seed, offers only the edit of the configs', async () => {
+    serve({ offersConfigs: false });
+    const error = await apiRequest('listConfigs').catch((caught: unknown) => caught);
+    expect(isNotOffered(error)).toBe(true);
+    await expect(
+      apiRequest('editConfig', {
+        body: {
+          operations: [{ update_app: [{ id: 'checkout', enabled: false }] }],
+          summary: 'Off',
+        },
+      }),
+    ).resolves.toMatchObject({ kind: 'draft' });
+  });
+});
