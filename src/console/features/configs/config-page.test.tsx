@@ -13,7 +13,10 @@ import {
 } from './testing/fake-config-server';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
-vi.mock('../../editor/monaco/config-editor', () => import('../../editor/testing/fake-config-editor'));
+vi.mock(
+  '../../editor/monaco/config-editor',
+  () => import('../../editor/testing/fake-config-editor'),
+);
 vi.mock('../../editor/monaco/diff-view', async () => ({
   default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
 }));

@@ -2,11 +2,9 @@
  * `POST /config/edit`: the person's edit as operations, with `If-Match` naming the revision
  * the edit was made on (a newer one answers 412 and nothing changes).
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
 import { configOfEtag, etagOf } from '../../../../contract/configs';
 import { callApi } from '../../../lib/api-client';
-import { configsKeys } from './config-keys';
 
 export interface EditConfigInput {
   readonly request: ConfigEditRequest;
@@ -42,22 +40,4 @@ export async function editConfig({
     revision:
       response.data.revision ?? (etag === null ? null : (configOfEtag(etag)?.revision ?? null)),
   };
-}
-
-export function useEditConfig() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: editConfig,
-    onSuccess: async ({ result }) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: configsKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: configsKeys.histories() }),
-        // The page keeps its own copy of what it edits; other views of it refetch.
-        queryClient.invalidateQueries({
-          queryKey: configsKeys.detail(result.id),
-          refetchType: 'none',
-        }),
-      ]);
-    },
-  });
 }
