@@ -2,15 +2,12 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
-import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
+import { connectForTest, renderRoutes } from '../../testing/test-utils';
 import type { EditorMarker } from '../../editor/editor-types';
 import { textPositions } from '../../editor/markers';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
-import {
-  createFakeConfigServer,
-  LIVE_YAML,
-  type FakeConfigServer,
-} from './testing/fake-config-server';
+import { setupConfigServer } from './testing/config-server';
+import { ConfigStore, LIVE_YAML } from './testing/config-store';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
 vi.mock(
@@ -27,9 +24,10 @@ configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => resetFakeEditor());
 
-function open(path: string, server: FakeConfigServer = createFakeConfigServer()) {
+const api = setupConfigServer();
+
+function open(path: string, server = api.serve()) {
   connectForTest();
-  mockFetch((request) => server.handle(request));
   const view = renderRoutes(routes, { path });
   return { server, ...view };
 }
@@ -86,7 +84,7 @@ describe('the editor page: saving', () => {
 
     // The request: operations, the summary, no config_id (the live config), If-Match.
     expect(server.edits).toHaveLength(1);
-    const [{ body, ifMatch }] = server.edits as [FakeConfigServer['edits'][number]];
+    const [{ body, ifMatch }] = server.edits as [ConfigStore['edits'][number]];
     // The live config's ETag: an edit never lands on another config gone live meanwhile.
     expect(ifMatch).toBe('"cfg_live:1"');
     expect(body).toEqual({
@@ -147,7 +145,7 @@ describe('the editor page: saving', () => {
   });
 
   it('saves a draft in place: the server text, its markers, the new revision (Ctrl+S)', async () => {
-    const server = createFakeConfigServer();
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'My draft',
@@ -194,8 +192,8 @@ describe('the editor page: saving', () => {
 });
 
 describe('the editor page: a newer version (412)', () => {
-  function draftServer(): FakeConfigServer {
-    const server = createFakeConfigServer();
+  function draftServer(): ConfigStore {
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'Shared draft',
@@ -261,7 +259,7 @@ describe('the editor page: around it', () => {
   });
 
   it('publishes a valid draft and moves to the published version', async () => {
-    const server = createFakeConfigServer();
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'Good draft',
@@ -280,7 +278,7 @@ describe('the editor page: around it', () => {
   });
 
   it('says so when the server does not offer the live config', async () => {
-    open('/configs/live', createFakeConfigServer({ offersConfigs: false }));
+    open('/configs/live', api.serve(new ConfigStore(), { offersConfigs: false }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This server does not offer the live config',
     );
