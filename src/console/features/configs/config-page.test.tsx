@@ -7,7 +7,8 @@ import type { EditorMarker } from '../../editor/editor-types';
 import { textPositions } from '../../editor/markers';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
 import { setupConfigServer } from './testing/config-server';
-import { ConfigStore, LIVE_YAML } from './testing/config-store';
+import { configsKeys } from './api/config-keys';
+import { ConfigStore, EDITED_AT, LIVE_YAML } from './testing/config-store';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
 vi.mock(
@@ -151,7 +152,7 @@ describe('the editor page: saving', () => {
       label: 'My draft',
       revision: 4,
     });
-    open('/configs/cfg_d', server);
+    const { queryClient } = open('/configs/cfg_d', server);
     expect(await screen.findByRole('link', { name: 'Initial config' })).toBeTruthy();
     const textarea = await editor();
     // Odd spacing: the server writes it back its way; the editor then shows the server's.
@@ -160,6 +161,9 @@ describe('the editor page: saving', () => {
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
 
     expect(await screen.findByText('Saved: revision 5.')).toBeTruthy();
+    // The cache holds the config as the server says it is now (its times too), unrefetched.
+    expect(queryClient.getQueryData(configsKeys.detail('cfg_d'))).toEqual(server.get('cfg_d'));
+    expect(server.get('cfg_d').updated_at).toBe(EDITED_AT);
     expect(server.edits[0]).toMatchObject({
       ifMatch: '"4"',
       body: { config_id: 'cfg_d', summary: 'iOS to desktop' },

@@ -3,7 +3,7 @@
  * the edit was made on (a newer one answers 412 and nothing changes).
  */
 import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
-import { configOfEtag, etagOf } from '../../../../contract/configs';
+import { etagOf } from '../../../../contract/configs';
 import { callApi } from '../../../lib/api-client';
 
 export interface EditConfigInput {
@@ -18,9 +18,8 @@ export interface EditConfigInput {
 }
 
 export interface EditConfigOutput {
+  /** With the edited config's summary (its revision afterwards) and the applied ranges. */
   readonly result: ConfigEditResult;
-  /** The config's revision afterwards (the body's, else the ETag's). */
-  readonly revision: number | null;
 }
 
 export async function editConfig({
@@ -34,10 +33,5 @@ export async function editConfig({
     body: request,
     headers: ifMatch === null ? {} : { 'If-Match': ifMatch },
   });
-  const etag = response.headers.get('ETag');
-  return {
-    result: response.data,
-    revision:
-      response.data.revision ?? (etag === null ? null : (configOfEtag(etag)?.revision ?? null)),
-  };
+  return { result: response.data };
 }

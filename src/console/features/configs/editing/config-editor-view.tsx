@@ -84,7 +84,7 @@ export function ConfigEditorView({
       // The person saved from here a moment ago: carry on where they were.
       handle.restoreViewState(saved.viewState);
       handle.focus();
-      highlightApplied(handle, session.savedText, saved.appliedPaths, saved.operations);
+      highlightApplied(handle, session.savedText, saved.appliedRanges);
     }
     setReady(true);
   }
@@ -92,13 +92,12 @@ export function ConfigEditorView({
   function onSaved(handle: ConfigEditorHandle, outcome: SaveEditOutcome): void {
     if (outcome.status === 'unchanged') notify(NOTHING_TO_SAVE, 'info');
     if (outcome.status !== 'saved') return;
-    const { request, output, record } = outcome;
+    const { output, record } = outcome;
     if (output.result.created) {
       notify(`Saved as a new draft from ${config.label}.`);
       leaving.current = true;
       const saved = arrivalState({
-        appliedPaths: output.result.applied_paths,
-        operations: request.operations,
+        appliedRanges: output.result.applied_ranges,
         viewState: handle.saveViewState(),
       });
       void navigate(`/configs/${encodeURIComponent(record.id)}`, { state: saved });
@@ -113,7 +112,7 @@ export function ConfigEditorView({
     dispatch({ type: 'saved', config: saved, savedText, report: validation });
     summary.clear();
     notify(`Saved: revision ${record.revision}.`);
-    highlightApplied(handle, savedText, output.result.applied_paths, request.operations);
+    highlightApplied(handle, savedText, output.result.applied_ranges);
   }
 
   function startSave(): void {

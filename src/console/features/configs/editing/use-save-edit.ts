@@ -28,7 +28,6 @@ export type SaveEditOutcome =
   | { readonly status: 'syntax_error' | 'unchanged' | 'needs_summary' }
   | {
       readonly status: 'saved';
-      readonly request: ConfigEditRequest;
       readonly output: EditConfigOutput;
       /** The config as it is now, as the detail query holds it. */
       readonly record: ConfigRecord;
@@ -50,36 +49,15 @@ export function saveAlertOf(save: {
   return save.data?.status === 'syntax_error' ? SYNTAX_ALERT : null;
 }
 
-/** The saved config as the server answered it. */
-function savedRecordOf(
-  target: SessionConfig,
-  request: ConfigEditRequest,
-  editedText: string,
-  { result, revision }: EditConfigOutput,
-): ConfigRecord {
-  const now = new Date().toISOString();
-  const yaml = result.validation.yaml ?? editedText;
-  if (result.created) {
-    return {
-      id: result.id,
-      kind: result.kind,
-      label: request.summary?.trim() ?? '',
-      revision: revision ?? 1,
-      live: false,
-      base_config_id: result.base_config_id,
-      created_at: now,
-      updated_at: now,
-      yaml,
-      validation: result.validation,
-    };
-  }
-  return {
-    ...target,
-    revision: revision ?? target.revision + 1,
-    updated_at: now,
-    yaml,
-    validation: result.validation,
-  };
+/** The saved config as the detail query holds it: the server's summary, text and report. */
+function savedRecordOf({ result }: EditConfigOutput, editedText: string): ConfigRecord {
+  const {
+    valid: _valid,
+    error_count: _errors,
+    warning_count: _warnings,
+    ...config
+  } = result.config;
+  return { ...config, yaml: result.validation.yaml ?? editedText, validation: result.validation };
 }
 
 export function useSaveEdit({
@@ -112,20 +90,13 @@ export function useSaveEdit({
         revision: target.revision,
         ...(routeId === LIVE ? { id: target.id } : {}),
       });
-      const record = savedRecordOf(target, request, editedText, output);
-      return { status: 'saved', request, output, record };
+      const record = savedRecordOf(output, editedText);
+      return { status: 'saved', output, record };
     },
     onSuccess: (outcome) => {
       if (outcome.status !== 'saved') return;
       // The page (or the new draft's page) shows the saved config at once from this.
       queryClient.setQueryData(configsKeys.detail(outcome.record.id), outcome.record);
-      if (outcome.output.result.created) {
-        // Its times are the console's guess: the new page refetches it when it opens.
-        void queryClient.invalidateQueries({
-          queryKey: configsKeys.detail(outcome.record.id),
-          refetchType: 'none',
-        });
-      }
       void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.histories() });
     },

@@ -9,6 +9,7 @@ import {
   stringifyConfig,
   validateConfigText,
 } from '../../../../configs';
+import { appliedRangesOf } from '../../../../configs/applied-ranges';
 import type { ConfigEditRequest, ConfigEditResult } from '../../../../contract/config-edit';
 import { etagOf, type ConfigRecord, type ConfigSummary } from '../../../../contract/configs';
 import { actionKeyOf, isLifecycleAction } from '../../../../contract/operations';
@@ -25,6 +26,8 @@ apps:
 `;
 
 const AT = '2026-11-22T10:00:00.000Z';
+/** When the store's edits happen: the console can only know it from the answer. */
+export const EDITED_AT = '2026-11-22T11:00:00.000Z';
 
 function recordOf(
   fields: Pick<ConfigRecord, 'id' | 'kind' | 'label' | 'live' | 'base_config_id'> & {
@@ -162,11 +165,11 @@ export class ConfigStore {
         };
       }
       const published = this.publish(target, summary || 'Lifecycle step', yaml);
-      return { ok: true, value: this.resultOf(published, target, true, applied.appliedPaths) };
+      return { ok: true, value: this.resultOf(published, target, body, applied.appliedPaths) };
     }
     const draft =
       target.kind === 'draft'
-        ? { ...recordOf({ ...target, yaml }), revision: target.revision + 1 }
+        ? { ...recordOf({ ...target, yaml }), revision: target.revision + 1, updated_at: EDITED_AT }
         : recordOf({
             id: `cfg_draft_${this.nextId++}`,
             kind: 'draft',
@@ -178,23 +181,25 @@ export class ConfigStore {
     this.configs.set(draft.id, draft);
     return {
       ok: true,
-      value: this.resultOf(draft, target, draft.id !== target.id, applied.appliedPaths),
+      value: this.resultOf(draft, target, body, applied.appliedPaths),
     };
   }
 
   private resultOf(
     config: ConfigRecord,
     target: ConfigRecord,
-    created: boolean,
+    { operations }: ConfigEditRequest,
     appliedPaths: string[],
   ): ConfigEditResult {
     return {
       id: config.id,
       account_id: 'acc_1',
       kind: config.kind,
-      created,
+      created: config.id !== target.id,
       base_config_id: target.id,
       applied_paths: appliedPaths,
+      applied_ranges: appliedRangesOf(parseConfig(config.yaml), appliedPaths, operations),
+      config: summaryOf(config),
       validation: config.validation,
       revision: config.revision,
     };
