@@ -108,11 +108,10 @@ export function ConfigEditorView({
     handle.replaceText(record.yaml);
     handle.markClean();
     handle.setServerIssues(record.validation.issues);
-    const { yaml: savedText, validation, ...saved } = record;
-    dispatch({ type: 'saved', config: saved, savedText, report: validation });
+    dispatch({ type: 'saved', record });
     summary.clear();
     notify(`Saved: revision ${record.revision}.`);
-    highlightApplied(handle, savedText, output.result.applied_ranges);
+    highlightApplied(handle, record.yaml, output.result.applied_ranges);
   }
 
   function startSave(): void {

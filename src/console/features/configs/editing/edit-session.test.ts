@@ -47,14 +47,12 @@ describe('the edit session', () => {
   });
 
   it('takes the saved config, text and report after a save', () => {
-    const { yaml: _yaml, validation: _validation, ...config } = RECORD;
     const saved = editSessionReducer(session(), {
       type: 'saved',
-      config: { ...config, revision: 5 },
-      savedText: 'apps:\n  - id: x\n',
-      report: INVALID,
+      record: { ...RECORD, revision: 5, yaml: 'apps:\n  - id: x\n', validation: INVALID },
     });
     expect(saved.config.revision).toBe(5);
+    expect(saved.config).not.toHaveProperty('yaml');
     expect(saved.savedText).toBe('apps:\n  - id: x\n');
     expect(saved.report).toBe(INVALID);
   });

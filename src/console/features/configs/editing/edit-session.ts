@@ -29,12 +29,8 @@ export interface EditSession {
 
 export type EditSessionEvent =
   | { readonly type: 'edited'; readonly dirty: boolean }
-  | {
-      readonly type: 'saved';
-      readonly config: SessionConfig;
-      readonly savedText: string;
-      readonly report: ValidationReport;
-    }
+  /** A save went through: the config as the server answered it is what the edit is on. */
+  | { readonly type: 'saved'; readonly record: ConfigRecord }
   | { readonly type: 'conflict'; readonly conflict: EditConflict }
   | { readonly type: 'conflict-dismissed' }
   /** After a 412: the newer version is now what the edit is made on. */
@@ -60,13 +56,7 @@ export function editSessionReducer(session: EditSession, event: EditSessionEvent
     case 'edited':
       return event.dirty === session.dirty ? session : { ...session, dirty: event.dirty };
     case 'saved':
-      return {
-        ...session,
-        config: event.config,
-        savedText: event.savedText,
-        report: event.report,
-        conflict: null,
-      };
+      return { ...loaded(event.record), dirty: session.dirty };
     case 'conflict':
       return { ...session, conflict: event.conflict };
     case 'conflict-dismissed':
