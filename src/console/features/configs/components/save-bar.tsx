@@ -32,6 +32,28 @@ interface SaveBarProps {
   onPublish: () => void;
 }
 
+/** A button that shows and hides one of the page's panels. */
+function PanelToggle({
+  label,
+  toggle: { shown, controls, toggle },
+  disabled,
+}: {
+  label: string;
+  toggle: Toggle;
+  disabled: boolean;
+}) {
+  return (
+    <Button
+      aria-expanded={shown}
+      aria-controls={shown ? controls : undefined}
+      disabled={disabled}
+      onClick={toggle}
+    >
+      {label}
+    </Button>
+  );
+}
+
 /** Under the editor: the summary, Save draft (a submit button), and the page's actions. */
 export function SaveBar({
   configId,
@@ -72,22 +94,8 @@ export function SaveBar({
             Save draft
           </Button>
         )}
-        <Button
-          aria-expanded={operations.shown}
-          aria-controls={operations.shown ? operations.controls : undefined}
-          disabled={!ready}
-          onClick={operations.toggle}
-        >
-          Show operations
-        </Button>
-        <Button
-          aria-expanded={changes.shown}
-          aria-controls={changes.shown ? changes.controls : undefined}
-          disabled={!ready}
-          onClick={changes.toggle}
-        >
-          Show changes
-        </Button>
+        <PanelToggle label="Show operations" toggle={operations} disabled={!ready} />
+        <PanelToggle label="Show changes" toggle={changes} disabled={!ready} />
         {isDraft && canPublish && (
           <Button
             disabled={!valid}
