@@ -49,11 +49,37 @@ describe('the core shapes', () => {
     created: true,
     base_config_id: 'cfg_live',
     applied_paths: ['/apps/0'],
+    applied_ranges: [{ path: '/apps/0', line: 2, column: 5, length: 40 }],
+    config: {
+      id: 'cfg_draft',
+      kind: 'draft',
+      label: 'Add checkout',
+      revision: 1,
+      live: false,
+      base_config_id: 'cfg_live',
+      created_at: '2026-11-23T10:00:00.000Z',
+      updated_at: '2026-11-23T10:00:00.000Z',
+      valid: true,
+      error_count: 0,
+      warning_count: 0,
+    },
     validation: { valid: true, error_count: 0, warning_count: 0, issues: [] },
   };
 
-  it('parses an edit result of kind draft, with the bare validation of a seed-only server', () => {
+  it('parses an edit result of kind draft, with a bare validation report', () => {
     expect(configEditResultSchema.parse(result)).toEqual(result);
+  });
+
+  it("refuses a result without the config's summary or the applied ranges", () => {
+    const { config: _config, ...withoutConfig } = result;
+    const { applied_ranges: _ranges, ...withoutRanges } = result;
+    expect(configEditResultSchema.safeParse(withoutConfig).success).toBe(false);
+    expect(configEditResultSchema.safeParse(withoutRanges).success).toBe(false);
+    const badRange = {
+      ...result,
+      applied_ranges: [{ path: '/apps/0', line: 0, column: 1, length: 1 }],
+    };
+    expect(configEditResultSchema.safeParse(badRange).success).toBe(false);
   });
 
   it('parses an edit result of kind published, with revision and a full report', () => {

@@ -1,7 +1,7 @@
-/**
- * `POST /config/edit` (seed 2.2, 2.3, 4.2; api.md §3).
- */
+/** `POST /config/edit`: operations in, the edited config's summary, report and ranges out. */
 import { described, wholeNumber, z } from './zod';
+import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-kind';
+import { configSummarySchema } from './configs';
 import {
   actionKeyOf,
   isLifecycleAction,
@@ -12,10 +12,10 @@ import {
 } from './operations';
 import { validationReportSchema } from './validation';
 
-/** api.md §6. */
+/** How much one request may ask for. */
 export const MAX_OPERATIONS = 1_000;
 export const MAX_ITEMS = 10_000;
-export const MAX_SUMMARY_LENGTH = 200;
+export { configKindSchema, MAX_SUMMARY_LENGTH, type ConfigKind } from './config-kind';
 
 const requestShape = z.object({
   operations: z
@@ -83,10 +83,16 @@ export type ConfigEditRequest = Omit<z.infer<typeof requestShape>, 'operations'>
   operations: Operation[];
 };
 
-export const configKindSchema = z
-  .enum(['draft', 'published'])
-  .register(z.globalRegistry, { id: 'ConfigKind' });
-export type ConfigKind = z.infer<typeof configKindSchema>;
+/** Where an applied path's node sits in the saved text, as validation issues are placed. */
+export const appliedRangeSchema = z
+  .object({
+    path: described(z.string(), 'The applied path (JSON Pointer)'),
+    line: described(wholeNumber(1), '1-based line'),
+    column: described(wholeNumber(1), '1-based column, in UTF-16 code units'),
+    length: described(wholeNumber(0), 'UTF-16 code units from (line, column); may cross line ends'),
+  })
+  .register(z.globalRegistry, { id: 'AppliedRange' });
+export type AppliedRange = z.infer<typeof appliedRangeSchema>;
 
 export const configEditResultSchema = z
   .object({
@@ -100,10 +106,18 @@ export const configEditResultSchema = z
     created: described(z.boolean(), 'True when a new config row was created'),
     base_config_id: described(z.string(), 'Id of the config that was edited or copied'),
     applied_paths: z.array(z.string()),
+    applied_ranges: described(
+      z.array(appliedRangeSchema),
+      'Where each applied path that still names a node sits in validation.yaml; paths of what the edit removed are left out',
+    ),
+    config: described(
+      configSummarySchema.clone(),
+      'The edited or created config as GET /configs lists it after the edit',
+    ),
     validation: validationReportSchema,
     revision: described(
       z.optional(wholeNumber(1)),
-      "Beyond the seed: the config's revision after the edit (also the ETag)",
+      "The config's revision after the edit (also the ETag)",
     ),
   })
   .register(z.globalRegistry, { id: 'ConfigEditResult' });

@@ -3,7 +3,7 @@
  * publish, history, and the health probe.
  */
 import { described, wholeNumber, z } from './zod';
-import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-edit';
+import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-kind';
 import { operationSchema } from './operations';
 import { timestampSchema } from './timestamp';
 import { validationReportSchema } from './validation';

@@ -2,11 +2,9 @@
  * `POST /config/edit`: the person's edit as operations, with `If-Match` naming the revision
  * the edit was made on (a newer one answers 412 and nothing changes).
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
-import { configOfEtag, etagOf } from '../../contract/configs';
+import { etagOf } from '../../contract/configs';
 import { callApi } from '../lib/api-client';
-import { configsKeys } from './config-keys';
 
 export interface EditConfigInput {
   readonly request: ConfigEditRequest;
@@ -20,9 +18,8 @@ export interface EditConfigInput {
 }
 
 export interface EditConfigOutput {
+  /** With the edited config's summary (its revision afterwards) and the applied ranges. */
   readonly result: ConfigEditResult;
-  /** The config's revision afterwards (the body's, else the ETag's). */
-  readonly revision: number | null;
 }
 
 export async function editConfig({
@@ -36,28 +33,5 @@ export async function editConfig({
     body: request,
     headers: ifMatch === null ? {} : { 'If-Match': ifMatch },
   });
-  const etag = response.headers.get('ETag');
-  return {
-    result: response.data,
-    revision:
-      response.data.revision ?? (etag === null ? null : (configOfEtag(etag)?.revision ?? null)),
-  };
-}
-
-export function useEditConfig() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: editConfig,
-    onSuccess: async ({ result }) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: configsKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: configsKeys.histories() }),
-        // The page keeps its own copy of what it edits; other views of it refetch.
-        queryClient.invalidateQueries({
-          queryKey: configsKeys.detail(result.id),
-          refetchType: 'none',
-        }),
-      ]);
-    },
-  });
+  return { result: response.data };
 }

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { Operation } from '../../contract/operations';
-import { lineRange, textPositions } from './markers';
 import { editorTextToOperations, parseConfig } from '../../configs';
 import {
   applyEdits,
@@ -10,12 +8,7 @@ import {
   editsArb,
   type Data,
 } from '../../configs/testing/config-arbitraries';
-import {
-  diffEditorText,
-  handleOperationsRequest,
-  locateAppliedPaths,
-  reapplyEdit,
-} from './operations-handler';
+import { diffEditorText, handleOperationsRequest, reapplyEdit } from './operations-handler';
 
 const BASE = `# Apps
 apps:
@@ -28,57 +21,6 @@ apps:
     settings:
       onboarding: true
 `;
-
-/** The lines (1-based, first and last) each located range covers. */
-function linesOf(text: string, ranges: readonly { start: number; end: number }[]) {
-  const positions = textPositions(text);
-  return ranges.map((range) => {
-    const lines = lineRange(positions, range);
-    return [lines.startLineNumber, lines.endLineNumber];
-  });
-}
-
-describe('applied paths -> lines', () => {
-  it('finds a created app, a changed value and a setting', () => {
-    const text = `${BASE}  - id: desktop
-    name: Desktop
-    platform: web
-`;
-    const operations: Operation[] = [
-      { create_app: [{ id: 'desktop', name: 'Desktop', platform: 'web' }] },
-      { set: [{ path: '/apps/0/name', value: 'Checkout' }] },
-    ];
-    const ranges = locateAppliedPaths(
-      text,
-      ['/apps/2', '/apps/0/name', '/apps/1/settings/onboarding'],
-      operations,
-    );
-    expect(linesOf(text, ranges)).toEqual([
-      [11, 13],
-      [4, 4],
-      [10, 10],
-    ]);
-  });
-
-  it('leaves out what the save removed', () => {
-    const text = BASE.replace('    settings:\n      onboarding: true\n', '');
-    const unset: Operation[] = [{ unset: [{ path: '/apps/1/settings' }] }];
-    expect(locateAppliedPaths(text, ['/apps/1/settings'], unset)).toEqual([]);
-
-    // After deleting checkout, /apps/0 is the next app: it was not touched.
-    const withoutCheckout = `apps:
-  - id: ios-app
-    name: Shop for iOS
-`;
-    const deleted: Operation[] = [{ delete_app: [{ id: 'checkout' }] }];
-    expect(locateAppliedPaths(withoutCheckout, ['/apps/0'], deleted)).toEqual([]);
-  });
-
-  it('skips paths that name nothing and text that does not parse', () => {
-    expect(locateAppliedPaths(BASE, ['/apps/9/name', 'not a pointer', ''], [])).toEqual([]);
-    expect(locateAppliedPaths('apps: [', ['/apps'], [])).toEqual([]);
-  });
-});
 
 describe('editor text -> operations, the saved text parsed once', () => {
   it('gives what editorTextToOperations gives', () => {

@@ -6,7 +6,6 @@
  */
 import type { Operation } from '../../contract/operations';
 import type { ConfigContents, EditorOperationsResult } from '../../configs';
-import type { OffsetRange } from './editor-types';
 
 export type OperationsRequest =
   | {
@@ -24,13 +23,6 @@ export type OperationsRequest =
       readonly oldBaseText: string;
       readonly editedText: string;
       readonly newBaseText: string;
-    }
-  | {
-      /** Where the applied paths of a save sit in the saved text. */
-      readonly kind: 'locate';
-      readonly text: string;
-      readonly paths: readonly string[];
-      readonly operations: readonly Operation[];
     }
   | {
       /** The saved text the next diffs are against: parse it now, while the person reads. */
@@ -54,7 +46,6 @@ export type ReapplyResult =
 export interface OperationsResults {
   readonly diff: EditorOperationsResult;
   readonly reapply: ReapplyResult;
-  readonly locate: readonly OffsetRange[];
   readonly prime: null;
   readonly contents: ConfigContents | null;
 }

@@ -79,7 +79,15 @@ export function createConfigServer({
   const withEtag = (record: ConfigRecord) =>
     jsonResponse(record, 200, { ETag: etagOf(record.id, record.revision) });
   const resultOf = (record: ConfigRecord, target: ConfigRecord, appliedPaths: string[]) => {
+    const { yaml: _yaml, validation, ...fields } = record;
     const result: ConfigEditResult = {
+      config: {
+        ...fields,
+        valid: validation.valid,
+        error_count: validation.error_count,
+        warning_count: validation.warning_count,
+      },
+      applied_ranges: [],
       id: record.id,
       account_id: 'acc_1',
       kind: record.kind,

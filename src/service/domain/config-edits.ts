@@ -3,7 +3,13 @@
  * for lifecycle steps, a new published version). The CPU work runs in the edit pool; the
  * result is stored in one unit of work, only if the config is still as it was read.
  */
-import type { ConfigEditRequest, ConfigEditResult, ConfigKind } from '../../contract/config-edit';
+import type {
+  AppliedRange,
+  ConfigEditRequest,
+  ConfigEditResult,
+  ConfigKind,
+} from '../../contract/config-edit';
+import type { ConfigSummary } from '../../contract/configs';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
@@ -16,7 +22,7 @@ import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
-import { history, newRow, reportColumns } from './config-rows';
+import { history, newRow, reportColumns, toSummary } from './config-rows';
 import { OneAtATime } from './one-at-a-time';
 
 /**
@@ -190,6 +196,7 @@ interface ComputedEdit {
   readonly yaml: string;
   readonly report: ValidationReport;
   readonly appliedPaths: string[];
+  readonly appliedRanges: AppliedRange[];
 }
 
 /** The config an edit applies to: `config_id`, else the live config. */
@@ -215,37 +222,54 @@ function storeEdit(
   const { resultId, label, at, yaml, report, appliedPaths } = computed;
   const entry = (action: HistoryRecord['action'], revision: number, summary: string | null) =>
     history(principal, resultId, action, at, revision, summary, request.operations, appliedPaths);
-  const result = (kind: ConfigKind, created: boolean) =>
-    editResult(principal, resultId, kind, created, target.id, appliedPaths, report);
+  const result = (
+    kind: ConfigKind,
+    created: boolean,
+    row: Parameters<typeof toSummary>[0],
+  ): EditOutcome => ({
+    result: editResult(principal, computed, kind, created, target.id, toSummary(row, tx.liveId())),
+    revision: row.revision,
+  });
 
   if (computed.lifecycle) {
-    tx.insert(
-      newRow({
-        id: resultId,
-        kind: 'published',
-        label,
-        report,
-        base: target.id,
-        at,
-        published: true,
-      }),
-    );
+    const row = newRow({
+      id: resultId,
+      kind: 'published',
+      label,
+      report,
+      base: target.id,
+      at,
+      published: true,
+    });
+    tx.insert(row);
     tx.setLive(resultId);
     if (target.kind === 'draft') tx.close(target.id, 'published', at);
     tx.addHistory(entry('lifecycle', 1, label));
-    return { result: result('published', true), revision: 1 };
+    return result('published', true, row);
   }
   if (target.kind === 'draft') {
-    const revision = target.revision + 1;
-    tx.update(target.id, { ...reportColumns(report), yaml, revision, updated_at: at });
-    tx.addHistory(entry('edit', revision, request.summary ?? null));
-    return { result: result('draft', false), revision };
+    const change = {
+      ...reportColumns(report),
+      yaml,
+      revision: target.revision + 1,
+      updated_at: at,
+    };
+    tx.update(target.id, change);
+    tx.addHistory(entry('edit', change.revision, request.summary ?? null));
+    return result('draft', false, { ...target, ...change });
   }
-  tx.insert(
-    newRow({ id: resultId, kind: 'draft', label, report, base: target.id, at, published: false }),
-  );
+  const row = newRow({
+    id: resultId,
+    kind: 'draft',
+    label,
+    report,
+    base: target.id,
+    at,
+    published: false,
+  });
+  tx.insert(row);
   tx.addHistory(entry('edit', 1, request.summary ?? null));
-  return { result: result('draft', true), revision: 1 };
+  return result('draft', true, row);
 }
 
 function refusalProblem(refusal: OperationRefusal): HttpProblem {
@@ -267,21 +291,22 @@ function refusalProblem(refusal: OperationRefusal): HttpProblem {
 
 function editResult(
   principal: Principal,
-  id: string,
+  computed: ComputedEdit,
   kind: ConfigKind,
   created: boolean,
   baseId: string,
-  appliedPaths: string[],
-  validation: ValidationReport,
+  config: ConfigSummary,
 ): ConfigEditResult {
   return {
-    id,
+    id: computed.resultId,
     account_id: principal.account.id,
     kind,
     created,
     base_config_id: baseId,
-    applied_paths: appliedPaths,
-    validation,
+    applied_paths: computed.appliedPaths,
+    applied_ranges: computed.appliedRanges,
+    config,
+    validation: computed.report,
   };
 }
 

@@ -3,7 +3,7 @@
  * unit of work inserts, its history entry, and a stored row as a ConfigRecord.
  */
 import type { ConfigKind } from '../../contract/config-edit';
-import type { ConfigRecord, HistoryEntry } from '../../contract/configs';
+import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
 import type { Operation } from '../../contract/operations';
 import type { ValidationReport } from '../../contract/validation';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
@@ -93,6 +93,27 @@ export function toRecord(row: ConfigRecordRow, liveId: string | undefined): Conf
     ...(row.published_at ? { published_at: row.published_at } : {}),
     yaml: row.yaml,
     validation: storedReport(row),
+  };
+}
+
+/** A stored row as `GET /configs` lists it. */
+export function toSummary(
+  row: Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>,
+  liveId: string | undefined,
+): ConfigSummary {
+  return {
+    id: row.id,
+    kind: row.kind,
+    label: row.label,
+    revision: row.revision,
+    live: row.id === liveId,
+    base_config_id: row.base_config_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    ...(row.published_at ? { published_at: row.published_at } : {}),
+    valid: row.valid,
+    error_count: row.error_count,
+    warning_count: row.warning_count,
   };
 }
 

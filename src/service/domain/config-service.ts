@@ -13,7 +13,7 @@ import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from './clock';
 import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edits';
-import { history, newRow, storedReport, toHistoryEntry, toRecord } from './config-rows';
+import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
 
 export class ConfigService {
   private readonly edits: ConfigEdits;
@@ -28,15 +28,7 @@ export class ConfigService {
 
   async list(principal: Principal, kind?: ConfigKind): Promise<ConfigSummary[]> {
     const { configs, liveId } = await this.store.listConfigs(principal.account.id, kind);
-    return configs.map((row) => {
-      const { yaml: _yaml, validation: _validation, ...summary } = toRecord(row, liveId);
-      return {
-        ...summary,
-        valid: row.valid,
-        error_count: row.error_count,
-        warning_count: row.warning_count,
-      };
-    });
+    return configs.map((row) => toSummary(row, liveId));
   }
 
   async get(principal: Principal, id: string): Promise<ConfigRecord> {

@@ -4,9 +4,11 @@
  * applied to the parsed config, the text written, parsed again and validated. The caller
  * decides what to store; nothing here touches the database.
  */
+import type { AppliedRange } from '../../contract/config-edit';
 import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
 import type { ValidationReport, ValidationSource } from '../../contract/validation';
+import { appliedRangesOf } from '../../configs/applied-ranges';
 import { editBaseOf, parseEdited } from '../../configs/incremental-parse';
 import { writeEdited } from '../../configs/incremental-stringify';
 import { applyOperations } from '../../configs/operations/apply-operations';
@@ -33,6 +35,7 @@ export type EditTaskResult =
       readonly yaml: string;
       readonly report: ValidationReport;
       readonly appliedPaths: string[];
+      readonly appliedRanges: AppliedRange[];
       /** Whether the config's parsed document was in the cache (else it was parsed). */
       readonly cacheHit: boolean;
     }
@@ -60,6 +63,7 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     yaml,
     report,
     appliedPaths: applied.appliedPaths,
+    appliedRanges: appliedRangesOf(next, applied.appliedPaths, task.operations),
     cacheHit: cached !== undefined,
   };
 }

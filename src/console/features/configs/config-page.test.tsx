@@ -2,18 +2,19 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
-import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
+import { connectForTest, renderRoutes } from '../../testing/test-utils';
 import type { EditorMarker } from '../../editor/editor-types';
 import { textPositions } from '../../editor/markers';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
-import {
-  createFakeConfigServer,
-  LIVE_YAML,
-  type FakeConfigServer,
-} from './testing/fake-config-server';
+import { setupConfigServer } from './testing/config-server';
+import { configsKeys } from '../../api/config-keys';
+import { ConfigStore, EDITED_AT, LIVE_YAML } from './testing/config-store';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
-vi.mock('../../editor/monaco/config-editor', () => import('../../editor/testing/fake-config-editor'));
+vi.mock(
+  '../../editor/monaco/config-editor',
+  () => import('../../editor/testing/fake-config-editor'),
+);
 vi.mock('../../editor/monaco/diff-view', async () => ({
   default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
 }));
@@ -24,9 +25,10 @@ configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => resetFakeEditor());
 
-function open(path: string, server: FakeConfigServer = createFakeConfigServer()) {
+const api = setupConfigServer();
+
+function open(path: string, server = api.serve()) {
   connectForTest();
-  mockFetch((request) => server.handle(request));
   const view = renderRoutes(routes, { path });
   return { server, ...view };
 }
@@ -83,7 +85,7 @@ describe('the editor page: saving', () => {
 
     // The request: operations, the summary, no config_id (the live config), If-Match.
     expect(server.edits).toHaveLength(1);
-    const [{ body, ifMatch }] = server.edits as [FakeConfigServer['edits'][number]];
+    const [{ body, ifMatch }] = server.edits as [ConfigStore['edits'][number]];
     // The live config's ETag: an edit never lands on another config gone live meanwhile.
     expect(ifMatch).toBe('"cfg_live:1"');
     expect(body).toEqual({
@@ -144,13 +146,13 @@ describe('the editor page: saving', () => {
   });
 
   it('saves a draft in place: the server text, its markers, the new revision (Ctrl+S)', async () => {
-    const server = createFakeConfigServer();
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'My draft',
       revision: 4,
     });
-    open('/configs/cfg_d', server);
+    const { queryClient } = open('/configs/cfg_d', server);
     expect(await screen.findByRole('link', { name: 'Initial config' })).toBeTruthy();
     const textarea = await editor();
     // Odd spacing: the server writes it back its way; the editor then shows the server's.
@@ -159,6 +161,9 @@ describe('the editor page: saving', () => {
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
 
     expect(await screen.findByText('Saved: revision 5.')).toBeTruthy();
+    // The cache holds the config as the server says it is now (its times too), unrefetched.
+    expect(queryClient.getQueryData(configsKeys.detail('cfg_d'))).toEqual(server.get('cfg_d'));
+    expect(server.get('cfg_d').updated_at).toBe(EDITED_AT);
     expect(server.edits[0]).toMatchObject({
       ifMatch: '"4"',
       body: { config_id: 'cfg_d', summary: 'iOS to desktop' },
@@ -191,8 +196,8 @@ describe('the editor page: saving', () => {
 });
 
 describe('the editor page: a newer version (412)', () => {
-  function draftServer(): FakeConfigServer {
-    const server = createFakeConfigServer();
+  function draftServer(): ConfigStore {
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'Shared draft',
@@ -258,7 +263,7 @@ describe('the editor page: around it', () => {
   });
 
   it('publishes a valid draft and moves to the published version', async () => {
-    const server = createFakeConfigServer();
+    const server = api.serve();
     server.add({
       id: 'cfg_d',
       label: 'Good draft',
@@ -277,7 +282,7 @@ describe('the editor page: around it', () => {
   });
 
   it('says so when the server does not offer the live config', async () => {
-    open('/configs/live', createFakeConfigServer({ offersConfigs: false }));
+    open('/configs/live', api.serve(new ConfigStore(), { offersConfigs: false }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This server does not offer the live config',
     );

@@ -2,12 +2,9 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
-import { connectForTest, mockFetch, renderRoutes } from '../../testing/test-utils';
-import {
-  createFakeConfigServer,
-  LIVE_YAML,
-  type FakeConfigServer,
-} from './testing/fake-config-server';
+import { connectForTest, renderRoutes } from '../../testing/test-utils';
+import { setupConfigServer } from './testing/config-server';
+import { ConfigStore, LIVE_YAML } from './testing/config-store';
 
 vi.mock('../../editor/monaco/diff-view', async () => ({
   default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
@@ -16,8 +13,10 @@ vi.mock('../../editor/monaco/diff-view', async () => ({
 // The dialogs' diff is a lazy chunk: its first render takes a while on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
 
-function serverWithVersions(): FakeConfigServer {
-  const server = createFakeConfigServer();
+const api = setupConfigServer();
+
+function serverWithVersions(): ConfigStore {
+  const server = new ConfigStore();
   const live = server.get('cfg_live');
   server.add({
     id: 'cfg_old',
@@ -40,10 +39,10 @@ function serverWithVersions(): FakeConfigServer {
   return server;
 }
 
-function open(server: FakeConfigServer) {
+function open(server: ConfigStore, options: { offersConfigs?: boolean } = {}) {
   connectForTest();
-  const seen = mockFetch((request) => server.handle(request));
-  return { ...renderRoutes(routes, { path: '/configs' }), seen };
+  api.serve(server, options);
+  return { ...renderRoutes(routes, { path: '/configs' }), seen: api.seen };
 }
 
 describe('the config list', () => {
@@ -98,7 +97,7 @@ describe('the config list', () => {
   });
 
   it('says so when the server does not offer the list', async () => {
-    open(createFakeConfigServer({ offersConfigs: false }));
+    open(new ConfigStore(), { offersConfigs: false });
     expect(
       await screen.findByText('This server does not offer a list of configs (GET /configs).'),
     ).toBeTruthy();

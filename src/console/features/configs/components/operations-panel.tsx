@@ -11,20 +11,26 @@ interface OperationsPanelProps {
   result: EditorOperationsResult | null;
   /** The text is the saved text, to the character. */
   identical: boolean;
+  /** Why they could not be worked out, in words. */
+  failure: string | null;
 }
 
 /** What Save draft would post: the edit as operations (config.md §4). */
-export function OperationsPanel({ id, result, identical }: OperationsPanelProps) {
+export function OperationsPanel({ id, result, identical, failure }: OperationsPanelProps) {
   const titleId = useId();
   return (
     <section
       id={id}
       className="card operations"
       aria-labelledby={titleId}
-      aria-busy={result === null || undefined}
+      aria-busy={(result === null && failure === null) || undefined}
     >
       <h2 id={titleId}>Operations</h2>
-      {result === null ? (
+      {failure !== null ? (
+        <p role="alert" className="alert alert-error">
+          {failure}
+        </p>
+      ) : result === null ? (
         <Spinner label="Working out the operations…" />
       ) : result.status === 'syntax_error' ? (
         <>

@@ -1,0 +1,124 @@
+import { useId } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
+import { Link } from 'react-router';
+import { Button } from '../../../components/button';
+import { TextField } from '../../../components/form-fields';
+
+export const PUBLISH_BLOCKED = 'Fix the errors before publishing.';
+
+interface Toggle {
+  readonly shown: boolean;
+  /** The id of the region it shows. */
+  readonly controls: string;
+  readonly toggle: () => void;
+}
+
+interface SaveBarProps {
+  configId: string;
+  isDraft: boolean;
+  /** The saved config has no errors. */
+  valid: boolean;
+  canWrite: boolean;
+  canPublish: boolean;
+  /** The editor runs: its text can be saved and compared. */
+  ready: boolean;
+  saving: boolean;
+  summary: { field: UseFormRegisterReturn<'summary'>; error: string | undefined };
+  /** Why the last save did not go through, in words. */
+  alert: string | null;
+  operations: Toggle;
+  changes: Toggle;
+  onPublish: () => void;
+}
+
+/** A button that shows and hides one of the page's panels. */
+function PanelToggle({
+  label,
+  toggle: { shown, controls, toggle },
+  disabled,
+}: {
+  label: string;
+  toggle: Toggle;
+  disabled: boolean;
+}) {
+  return (
+    <Button
+      aria-expanded={shown}
+      aria-controls={shown ? controls : undefined}
+      disabled={disabled}
+      onClick={toggle}
+    >
+      {label}
+    </Button>
+  );
+}
+
+/** Under the editor: the summary, Save draft (a submit button), and the page's actions. */
+export function SaveBar({
+  configId,
+  isDraft,
+  valid,
+  canWrite,
+  canPublish,
+  ready,
+  saving,
+  summary,
+  alert,
+  operations,
+  changes,
+  onPublish,
+}: SaveBarProps) {
+  const publishHintId = useId();
+  const id = encodeURIComponent(configId);
+  return (
+    <>
+      {canWrite && (
+        <TextField
+          label="Summary"
+          hint="Required to save: say what the edit does."
+          autoComplete="off"
+          maxLength={MAX_SUMMARY_LENGTH}
+          error={summary.error}
+          {...summary.field}
+        />
+      )}
+      {alert && (
+        <p role="alert" className="alert alert-error">
+          {alert}
+        </p>
+      )}
+      <div className="form-actions">
+        {canWrite && (
+          <Button type="submit" variant="primary" pending={saving} disabled={!ready}>
+            Save draft
+          </Button>
+        )}
+        <PanelToggle label="Show operations" toggle={operations} disabled={!ready} />
+        <PanelToggle label="Show changes" toggle={changes} disabled={!ready} />
+        {isDraft && canPublish && (
+          <Button
+            disabled={!valid}
+            aria-describedby={valid ? undefined : publishHintId}
+            onClick={onPublish}
+          >
+            Publish
+          </Button>
+        )}
+        <Link className="button button-secondary" to={`/configs/${id}/history`}>
+          History
+        </Link>
+        {isDraft && canWrite && (
+          <Link className="button button-secondary" to={`/ab-tests/new?config=${id}`}>
+            New A/B test in this draft
+          </Link>
+        )}
+      </div>
+      {isDraft && !valid && (
+        <p id={publishHintId} className="warning-text">
+          {PUBLISH_BLOCKED}
+        </p>
+      )}
+    </>
+  );
+}

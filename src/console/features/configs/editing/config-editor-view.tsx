@@ -1,0 +1,242 @@
+/**
+ * The editor page once its config is loaded: the editor, the save bar, the panels and the
+ * dialogs, wired to the edit session (edit-session.ts) and the save mutation.
+ */
+import { Suspense, useId, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { ConfigRecord } from '../../../../contract/configs';
+import { ErrorBoundary, RegionError } from '../../../components/error-boundary';
+import { Spinner } from '../../../components/spinner';
+import { useAuthStatus } from '../../../lib/auth';
+import { notify } from '../../../lib/notices';
+import { offers } from '../../../lib/permissions';
+import type { ConfigEditorHandle } from '../../../editor/editor-types';
+import { ConfigEditor } from '../../../editor/lazy-monaco';
+import { useDarkScheme } from '../../../editor/use-dark-scheme';
+import { useConfig } from '../../../api/get-config';
+import { ChangesPanel } from '../components/changes-panel';
+import { ConfigHeading } from '../components/config-heading';
+import { LeaveGuard } from '../components/leave-dialog';
+import { NOTHING_TO_SAVE, OperationsPanel } from '../components/operations-panel';
+import { ProblemsPanel } from '../components/problems-panel';
+import { PublishDialog } from '../components/publish-dialog';
+import { SaveBar } from '../components/save-bar';
+import { ConflictResolution } from './conflict-resolution';
+import { useEditSession } from './edit-session';
+import { arrivalState, highlightApplied, savedArrivalOf } from './saved-arrival';
+import { primeSavedText, useEditOperations } from './use-edit-operations';
+import { isConflict, saveAlertOf, useSaveEdit, type SaveEditOutcome } from './use-save-edit';
+import { useSaveShortcut } from './use-save-shortcut';
+import { useSummaryForm } from './use-summary-form';
+
+export const PUBLISHED_NOTICE = 'Published. This version is now live.';
+
+/** The editor's text model, one per config page. */
+export function modelPathOf(routeId: string): string {
+  return `inmemory://config/${encodeURIComponent(routeId)}.yaml`;
+}
+
+export function ConfigEditorView({
+  routeId,
+  initial,
+  schema,
+}: {
+  routeId: string;
+  initial: ConfigRecord;
+  schema: object;
+}) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const auth = useAuthStatus();
+  const canWrite = offers(auth.data, 'config:write');
+  const canPublish = offers(auth.data, 'config:publish');
+  const dark = useDarkScheme();
+  const modelPath = modelPathOf(routeId);
+  const operationsId = useId();
+  const changesId = useId();
+
+  const [session, dispatch] = useEditSession(initial);
+  const editor = useRef<ConfigEditorHandle | null>(null);
+  const [ready, setReady] = useState(false);
+  const [showChanges, setShowChanges] = useState(false);
+  const [publishOpen, setPublishOpen] = useState(false);
+  // Set while the page itself moves on (a save made a new draft, a publish): no prompt.
+  const leaving = useRef(false);
+  // What a save that created this draft left for it: what to highlight, the view.
+  const arrival = useRef(savedArrivalOf(location.state));
+
+  const operations = useEditOperations(editor, session.savedText);
+  const summary = useSummaryForm();
+  const save = useSaveEdit({ routeId, diff: operations.diff });
+
+  const { config, report } = session;
+  const isDraft = config.kind === 'draft';
+  const base = useConfig(isDraft ? config.base_config_id : null);
+  const baseLabel = base.data?.label ?? 'the config it came from';
+
+  function onEditorReady(handle: ConfigEditorHandle): void {
+    editor.current = handle;
+    handle.setServerIssues(session.report.issues);
+    primeSavedText(session.savedText);
+    const saved = arrival.current;
+    arrival.current = null;
+    if (saved) {
+      // The person saved from here a moment ago: carry on where they were.
+      handle.restoreViewState(saved.viewState);
+      handle.focus();
+      highlightApplied(handle, session.savedText, saved.appliedRanges);
+    }
+    setReady(true);
+  }
+
+  function onSaved(handle: ConfigEditorHandle, outcome: SaveEditOutcome): void {
+    if (outcome.status === 'unchanged') notify(NOTHING_TO_SAVE, 'info');
+    if (outcome.status !== 'saved') return;
+    const { output, record } = outcome;
+    if (output.result.created) {
+      notify(`Saved as a new draft from ${config.label}.`);
+      leaving.current = true;
+      const saved = arrivalState({
+        appliedRanges: output.result.applied_ranges,
+        viewState: handle.saveViewState(),
+      });
+      void navigate(`/configs/${encodeURIComponent(record.id)}`, { state: saved });
+      return;
+    }
+    // The markers must sit on the text the person sees: take the server's text (the same
+    // data, perhaps formatted differently) with the smallest edit, cursor kept.
+    handle.replaceText(record.yaml);
+    handle.markClean();
+    handle.setServerIssues(record.validation.issues);
+    dispatch({ type: 'saved', record });
+    summary.clear();
+    notify(`Saved: revision ${record.revision}.`);
+    highlightApplied(handle, record.yaml, output.result.applied_ranges);
+  }
+
+  function startSave(): void {
+    const handle = editor.current;
+    if (!handle || save.isPending || !canWrite) return;
+    const target = config;
+    const baseText = session.savedText;
+    save.mutate(
+      { target, baseText, editedText: handle.getText(), summary: summary.check },
+      {
+        onSuccess: (outcome) => onSaved(handle, outcome),
+        onError: (error) => {
+          if (isConflict(error)) dispatch({ type: 'conflict', conflict: { target, baseText } });
+        },
+      },
+    );
+  }
+  useSaveShortcut(startSave);
+
+  const onPublished = (published: ConfigRecord) => {
+    setPublishOpen(false);
+    notify(PUBLISHED_NOTICE);
+    leaving.current = true;
+    void navigate(`/configs/${encodeURIComponent(published.id)}`);
+  };
+
+  const readOnly = save.isPending || !canWrite || session.conflict !== null;
+  const changesBase: string | null | undefined = isDraft
+    ? base.isPending
+      ? null
+      : base.data?.yaml
+    : session.savedText;
+
+  return (
+    <div className="page config-page">
+      <ConfigHeading config={config} baseLabel={baseLabel} canWrite={canWrite} />
+      <form
+        className="editor-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          startSave();
+        }}
+      >
+        <div className="editor-frame" aria-busy={!ready || undefined}>
+          <ErrorBoundary
+            fallback={({ reset: retry }) => <RegionError what="The editor" reset={retry} />}
+          >
+            <Suspense fallback={<Spinner label="Loading the editor…" />}>
+              <ConfigEditor
+                modelPath={modelPath}
+                initialText={initial.yaml}
+                readOnly={readOnly}
+                dark={dark}
+                schema={schema}
+                onReady={onEditorReady}
+                onDirtyChange={(dirty) => dispatch({ type: 'edited', dirty })}
+                onChange={operations.edited}
+              />
+            </Suspense>
+          </ErrorBoundary>
+        </div>
+        <SaveBar
+          configId={config.id}
+          isDraft={isDraft}
+          valid={report.valid}
+          canWrite={canWrite}
+          canPublish={canPublish}
+          ready={ready}
+          saving={save.isPending}
+          summary={summary}
+          alert={saveAlertOf(save)}
+          operations={{
+            shown: operations.shown,
+            controls: operationsId,
+            toggle: operations.toggle,
+          }}
+          changes={{
+            shown: showChanges,
+            controls: changesId,
+            toggle: () => setShowChanges(!showChanges),
+          }}
+          onPublish={() => setPublishOpen(true)}
+        />
+      </form>
+
+      {operations.shown && (
+        <OperationsPanel
+          id={operationsId}
+          result={operations.preview.result}
+          identical={operations.preview.identical}
+          failure={operations.preview.failure}
+        />
+      )}
+      {showChanges && ready && (
+        <ChangesPanel
+          id={changesId}
+          baseText={changesBase}
+          baseLabel={isDraft ? baseLabel : 'the saved text'}
+          modelPath={modelPath}
+          dark={dark}
+        />
+      )}
+      <ProblemsPanel report={report} onChoose={(index) => editor.current?.revealIssue(index)} />
+
+      {isDraft && (
+        <PublishDialog
+          open={publishOpen}
+          draft={{ id: config.id, label: config.label }}
+          draftText={session.savedText}
+          baseText={base.data?.yaml ?? null}
+          unsaved={session.dirty}
+          onClose={() => setPublishOpen(false)}
+          onPublished={onPublished}
+        />
+      )}
+      {session.conflict && (
+        <ConflictResolution
+          routeId={routeId}
+          conflict={session.conflict}
+          editor={editor}
+          dispatch={dispatch}
+        />
+      )}
+      <LeaveGuard when={session.dirty} bypass={leaving} />
+    </div>
+  );
+}
