@@ -11,6 +11,7 @@ import {
 import {
   apiRequest,
   ApiProblem,
+  authFailureOf,
   callApi,
   describeError,
   isNotOffered,
@@ -129,13 +130,12 @@ describe('the API client', () => {
   });
 
   it.each([
-    ['The API key was revoked', 'revoked'],
-    ['The API key has expired', 'expired'],
-    ['The API key is not known', 'invalid'],
-    ['The API key is malformed', 'invalid'],
-  ] as const)('a 401 "%s" clears the connection with the reason %s', async (detail, failure) => {
+    ['api_key_revoked', 'revoked'],
+    ['api_key_expired', 'expired'],
+    ['api_key_invalid', 'invalid'],
+  ] as const)('a 401 %s clears the connection with the reason %s', async (code, failure) => {
     connectForTest(true);
-    mockFetch(() => unauthorizedResponse(detail));
+    mockFetch(() => unauthorizedResponse(code));
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
@@ -147,7 +147,19 @@ describe('the API client', () => {
     expect(sessionStorage.length).toBe(0);
   });
 
-  it('reads the reason of a 401 from WWW-Authenticate when the body says nothing', async () => {
+  it('takes the reason of a 401 from its code, whatever the words say', async () => {
+    connectForTest();
+    mockFetch(() => unauthorizedResponse('api_key_invalid', 'The API key was revoked or expired'));
+    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect((error as ApiProblem).authFailure).toBe('invalid');
+    expect(authFailureOf('api_key_revoked')).toBe('revoked');
+    expect(authFailureOf('api_key_expired')).toBe('expired');
+    // No key sent, or a code this console does not know yet: the key is not valid.
+    expect(authFailureOf('unauthenticated')).toBe('invalid');
+    expect(authFailureOf('api_key_suspended')).toBe('invalid');
+  });
+
+  it('signs out as an invalid key on a 401 that is not a problem body', async () => {
     connectForTest();
     mockFetch(
       () =>
@@ -161,13 +173,13 @@ describe('the API client', () => {
     await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ApiProblem);
     expect(connectionStore.getSnapshot().signOutReason).toEqual({
       kind: 'unauthorized',
-      failure: 'expired',
+      failure: 'invalid',
     });
   });
 
   it('leaves the stored connection alone when a key being checked gets a 401', async () => {
     connectForTest();
-    mockFetch(() => unauthorizedResponse('The API key is not known'));
+    mockFetch(() => unauthorizedResponse('api_key_invalid'));
     await expect(
       apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
     ).rejects.toBeInstanceOf(ApiProblem);
