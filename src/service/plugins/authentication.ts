@@ -57,9 +57,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 const MAX_REMEMBERED_TOKENS = 1_000;
 
 /**
- * SHA-256 of the keys in use, so that a client's every request does not hash its key again.
- * Only keys that are known, not revoked and not expired are kept; the principal is still
- * read from the store on every request, so a revocation applies on the very next one.
+ * SHA-256 of the keys in use, so that a client's every request does not hash its key again
+ * (the price: recent keys stay in memory in clear). Only valid keys are kept, and the
+ * principal is still read from the store on every request: a revocation applies at once.
  */
 export class RememberedHashes {
   private readonly byToken = new Map<string, string>();
