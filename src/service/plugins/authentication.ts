@@ -1,8 +1,8 @@
 /**
- * API key authentication, one plugin per app. A route that needs a key identifies the caller
- * in its first onRequest hook (`request.principal`, or why the key is refused) and answers
- * the 401 in preParsing: after the rate limit has counted the request, before the body is
- * read.
+ * API key authentication, one plugin per app. Every API route identifies its caller in its
+ * first onRequest hook (`request.principal`, or why the key is refused); a route that needs
+ * a key answers the 401 in preParsing: after the rate limit has counted the request, before
+ * the body is read.
  */
 import type {
   FastifyInstance,
@@ -88,7 +88,7 @@ type Eventually<T> = T | Promise<T>;
 
 export interface Authentication {
   /**
-   * The first onRequest hook of a route that needs a key: sets `request.principal`, or
+   * The first onRequest hook of every API route: sets `request.principal`, or
    * `request.keyRefusal`, and never answers, so that the rate limit counts every request.
    * It goes on at once where the store answers at once (SQLite).
    */
