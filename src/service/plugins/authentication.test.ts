@@ -76,6 +76,32 @@ describe('identify and admit', () => {
     expect(service.app.authentication.admit(later.request)).toBeInstanceOf(Promise);
   });
 
+  it('admit identifies the caller itself, at once on SQLite, where no hook did', async () => {
+    // The key's last use is written first, so that admitting it again has nothing to write.
+    await service.app.authentication.admit(identified(service.adminKey).request);
+    const bare = {
+      headers: { authorization: `Bearer ${service.adminKey}` },
+      principal: undefined,
+      keyRefusal: undefined,
+    } as unknown as FastifyRequest;
+    const principal = service.app.authentication.admit(bare);
+    expect(principal).not.toBeInstanceOf(Promise);
+    expect(bare.principal).toBe(principal);
+    expect(refusalOf({ ...bare, headers: {}, principal: undefined }).problem.code).toBe(
+      'unauthenticated',
+    );
+  });
+
+  it('looks the key up once a request: admit keeps what identify found', async () => {
+    const editor = await service.keyFor('editor');
+    const { request } = identified(editor);
+    const id = request.principal?.key.id ?? '';
+    await ok(service, service.adminKey, 'revokeApiKey', { params: { id } });
+    // This request was identified before the revocation; the next one is refused.
+    expect((await service.app.authentication.admit(request)).key.id).toBe(id);
+    expect(identified(editor).request.keyRefusal).toBe('revoked');
+  });
+
   it('identify refuses nothing itself; admit throws the 401 of each refusal', () => {
     const cases = [
       [undefined, 'missing', 'unauthenticated'],

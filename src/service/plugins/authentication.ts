@@ -1,8 +1,7 @@
 /**
- * API key authentication, one plugin per app. Every API route identifies its caller in its
- * first onRequest hook (`request.principal`, or why the key is refused); a route that needs
- * a key answers the 401 in preParsing: after the rate limit has counted the request, before
- * the body is read.
+ * API key authentication, one plugin per app. It identifies the caller once a request
+ * (`request.principal`, or why the key is refused): first thing where the rate limit counts,
+ * else when a route that needs a key admits it, in preParsing, before the body is read.
  */
 import type {
   FastifyInstance,
@@ -88,12 +87,15 @@ type Eventually<T> = T | Promise<T>;
 
 export interface Authentication {
   /**
-   * The first onRequest hook of every API route: sets `request.principal`, or
-   * `request.keyRefusal`, and never answers, so that the rate limit counts every request.
-   * It goes on at once where the store answers at once (SQLite).
+   * An onRequest hook, for what needs the caller before the route (the rate limit): sets
+   * `request.principal` or `request.keyRefusal`, and never answers, so that what follows
+   * sees every request. It goes on at once where the store answers at once (SQLite).
    */
   readonly identify: onRequestHookHandler;
-  /** The request's principal, its last use noted once a minute; throws its 401 otherwise. */
+  /**
+   * The request's principal (identified now if `identify` has not run), its last use noted
+   * once a minute; throws the request's 401 otherwise.
+   */
   admit(request: FastifyRequest): Eventually<Principal>;
   /** This app's memo of key hashes (tests read its size). */
   readonly rememberedHashes: RememberedHashes;
@@ -139,24 +141,30 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
     }
   };
 
-  const identify: onRequestHookHandler = (request, _reply, done) => {
+  /** Sets `request.principal` or `request.keyRefusal`; a promise only where the store waits. */
+  const identifyNow = (request: FastifyRequest): Promise<void> | undefined => {
     const token = bearerToken(request);
     if (token === undefined || !isWellFormedSecret(token)) {
       request.keyRefusal = token === undefined ? 'missing' : 'malformed';
-      return done();
+      return undefined;
     }
     const keyHash = rememberedHashes.of(token);
     if (store.findPrincipalByKeyHashNow) {
       settle(request, token, keyHash, store.findPrincipalByKeyHashNow(keyHash));
-      return done();
+      return undefined;
     }
-    store.findPrincipalByKeyHash(keyHash).then((found) => {
-      settle(request, token, keyHash, found);
-      done();
-    }, done);
+    return store
+      .findPrincipalByKeyHash(keyHash)
+      .then((found) => settle(request, token, keyHash, found));
   };
 
-  const admit = (request: FastifyRequest): Eventually<Principal> => {
+  const identify: onRequestHookHandler = (request, _reply, done) => {
+    const waiting = identifyNow(request);
+    if (waiting) waiting.then(() => done(), done);
+    else done();
+  };
+
+  const admitIdentified = (request: FastifyRequest): Eventually<Principal> => {
     const principal = request.principal;
     if (principal === undefined) throw unauthorized(request.keyRefusal ?? 'missing');
     const now = clock();
@@ -166,6 +174,14 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
       return store.touchApiKey(principal.key.id, now.toISOString()).then(() => principal);
     }
     return principal;
+  };
+
+  const admit = (request: FastifyRequest): Eventually<Principal> => {
+    if (request.principal === undefined && request.keyRefusal === undefined) {
+      const waiting = identifyNow(request);
+      if (waiting) return waiting.then(() => admitIdentified(request));
+    }
+    return admitIdentified(request);
   };
 
   // Declared up front, so that every request object has the same shape from the start: a

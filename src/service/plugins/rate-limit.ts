@@ -66,6 +66,11 @@ export class FixedWindowStore implements FastifyRateLimitStore {
   }
 }
 
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /** Reads outside the API (the console's files and pages) and the health probe. */
 function isUncounted(route: RouteOptions): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -78,12 +83,13 @@ export async function registerRateLimit(
   settings: RateLimitSettings,
 ): Promise<void> {
   if (settings.rps <= 0) return;
-  // It counts by the principal that authentication's onRequest hook sets before it.
-  authenticationOf(app);
+  const { identify } = authenticationOf(app);
   const burst = Math.max(settings.burst, 1);
-  // Before the plugin's own onRoute hook, which skips a route whose config says false.
+  // Before the plugin's own onRoute hook, which skips a route whose config says false and
+  // adds its counting hook after the route's own: the caller is identified first.
   app.addHook('onRoute', (route) => {
     if (isUncounted(route)) route.config = { ...route.config, rateLimit: false };
+    else route.onRequest = [identify, ...hooksOf(route.onRequest)];
   });
   await app.register(rateLimit, {
     global: true,

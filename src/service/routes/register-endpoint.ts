@@ -91,12 +91,10 @@ export function registerEndpoint<N extends EndpointName>(
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
-    // Every caller is identified first, so that the rate limit (the next onRequest hook)
-    // counts a valid key in its own bucket, and anyone else by address.
-    onRequest: authentication.identify,
-    // After the rate limit and before the body is read: a request without a valid key
-    // learns nothing about its body (401 before 400). In callback form, so that a key the
-    // store looked up at once goes on at once; a 401 or 403 goes to the error handler.
+    // After the rate limit (an onRequest hook) and before the body is read: every request
+    // counts, and one without a valid key learns nothing about its body (401 before 400).
+    // In callback form, so that a key the store looks up at once goes on at once; a 401 or
+    // 403 goes to the error handler.
     preParsing: (request, _reply, payload, done) => {
       if (endpoint.auth !== 'api_key') return done(null, payload);
       const permit = (principal: Principal) => {
