@@ -30,7 +30,7 @@ const REFUSALS = {
   expired: { code: 'api_key_expired', detail: 'The API key has expired' },
 } as const satisfies Record<string, { code: UnauthenticatedCode; detail: string }>;
 
-export type KeyRefusal = keyof typeof REFUSALS;
+type KeyRefusal = keyof typeof REFUSALS;
 
 /**
  * Credentials that were not sent get the bare RFC 6750 challenge; credentials that were
@@ -45,7 +45,7 @@ function unauthorized(refusal: KeyRefusal): HttpProblem {
   return HttpProblem.of(code, detail, {}, { 'www-authenticate': challenge });
 }
 
-export function bearerToken(request: FastifyRequest): string | undefined {
+function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -113,7 +113,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthenticationOptions {
+interface AuthenticationOptions {
   readonly store: Store;
   readonly clock: Clock;
 }
