@@ -8,6 +8,7 @@ import {
   problemSchema,
   problemTypeUri,
   toJsonPointer,
+  UNAUTHENTICATED_CODES,
   zodIssuesToProblemErrors,
 } from './problem';
 
@@ -49,6 +50,19 @@ describe('problem details', () => {
     const statuses = new Set(Object.values(PROBLEM_CODES).map((entry) => entry.status));
     expect([...statuses].sort()).toEqual([
       400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 431, 500, 503,
+    ]);
+  });
+
+  it('tells a missing key from a key that is invalid, revoked or expired, all 401', () => {
+    const unauthenticated = Object.entries(PROBLEM_CODES)
+      .filter(([, entry]) => entry.status === 401)
+      .map(([code]) => code);
+    expect(unauthenticated.sort()).toEqual([...UNAUTHENTICATED_CODES].sort());
+    expect(UNAUTHENTICATED_CODES).toEqual([
+      'unauthenticated',
+      'api_key_invalid',
+      'api_key_revoked',
+      'api_key_expired',
     ]);
   });
 });

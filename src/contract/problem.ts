@@ -1,6 +1,6 @@
 /**
- * Error bodies (api.md §4): RFC 9457 problem details, sent as `application/problem+json`
- * with every non-2xx response.
+ * Error bodies: RFC 9457 problem details, sent as `application/problem+json` with every
+ * non-2xx response (docs/api.md, Errors).
  */
 import { described, z } from './zod';
 import { validationReportSchema } from './validation';
@@ -14,6 +14,9 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const PROBLEM_CODES = {
   invalid_request: { status: 400, title: 'The request is malformed' },
   unauthenticated: { status: 401, title: 'A valid API key is required' },
+  api_key_invalid: { status: 401, title: 'The API key is not valid' },
+  api_key_revoked: { status: 401, title: 'The API key was revoked' },
+  api_key_expired: { status: 401, title: 'The API key has expired' },
   forbidden: { status: 403, title: 'A permission is missing' },
   not_found: { status: 404, title: 'Not found' },
   request_timeout: { status: 408, title: 'The request took too long to arrive' },
@@ -33,6 +36,19 @@ export const PROBLEM_CODES = {
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+/**
+ * The codes of a 401: no key was sent, or the key sent is malformed or unknown, revoked, or
+ * expired. A client tells the person why with these, never with the detail's words.
+ */
+export const UNAUTHENTICATED_CODES = [
+  'unauthenticated',
+  'api_key_invalid',
+  'api_key_revoked',
+  'api_key_expired',
+] as const satisfies readonly ProblemCode[];
+
+export type UnauthenticatedCode = (typeof UNAUTHENTICATED_CODES)[number];
 
 /**
  * `type` is an opaque URN per code: RFC 9457 lets a problem type be a non-dereferenceable

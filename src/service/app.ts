@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { MAX_BODY_BYTES } from '../contract/endpoints';
 import { systemClock, type Clock } from './domain/clock';
 import { ConfigService } from './domain/config-service';
-import { declareAuthenticationFields } from './plugins/authentication';
+import { authentication } from './plugins/authentication';
 import {
   DEFAULT_HTTP_SETTINGS,
   httpServerOptions,
@@ -73,10 +73,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerJsonBodies(app);
   registerErrorHandler(app);
-  declareAuthenticationFields(app);
   registerSecurityHeaders(app);
   registerConnectionRules(app);
-  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT, options.store);
+  await app.register(authentication, { store: options.store, clock });
+  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT);
   await registerCompression(app);
 
   const deps = { store: options.store, clock };

@@ -12,6 +12,7 @@ import {
 import {
   apiRequest,
   ApiProblem,
+  authFailureOf,
   callApi,
   describeError,
   isNotOffered,
@@ -181,13 +182,12 @@ describe('the API client', () => {
   });
 
   it.each([
-    ['The API key was revoked', 'revoked'],
-    ['The API key has expired', 'expired'],
-    ['The API key is not known', 'invalid'],
-    ['The API key is malformed', 'invalid'],
-  ] as const)('a 401 "%s" clears the connection with the reason %s', async (detail, failure) => {
+    ['api_key_revoked', 'revoked'],
+    ['api_key_expired', 'expired'],
+    ['api_key_invalid', 'invalid'],
+  ] as const)('a 401 %s clears the connection with the reason %s', async (code, failure) => {
     connectForTest(true);
-    server.use(handle('listApiKeys', () => unauthorizedResponse(detail)));
+    server.use(handle('listApiKeys', () => unauthorizedResponse(code)));
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
@@ -199,7 +199,19 @@ describe('the API client', () => {
     expect(sessionStorage.length).toBe(0);
   });
 
-  it('reads the reason of a 401 from WWW-Authenticate when the body says nothing', async () => {
+  it('takes the reason of a 401 from its code, whatever the words say', async () => {
+    connectForTest();
+    authStatus(() => unauthorizedResponse('api_key_invalid', 'The API key was revoked or expired'));
+    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    expect((error as ApiProblem).authFailure).toBe('invalid');
+    expect(authFailureOf('api_key_revoked')).toBe('revoked');
+    expect(authFailureOf('api_key_expired')).toBe('expired');
+    // No key sent, or a code this console does not know yet: the key is not valid.
+    expect(authFailureOf('unauthenticated')).toBe('invalid');
+    expect(authFailureOf('api_key_suspended')).toBe('invalid');
+  });
+
+  it('signs out as an invalid key on a 401 that is not a problem body', async () => {
     connectForTest();
     offContract(
       '/auth/status',
@@ -214,13 +226,13 @@ describe('the API client', () => {
     await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ApiProblem);
     expect(connectionStore.getSnapshot().signOutReason).toEqual({
       kind: 'unauthorized',
-      failure: 'expired',
+      failure: 'invalid',
     });
   });
 
   it('leaves the stored connection alone when a key being checked gets a 401', async () => {
     connectForTest();
-    authStatus(() => unauthorizedResponse('The API key is not known'));
+    authStatus(() => unauthorizedResponse('api_key_invalid'));
     await expect(
       apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
     ).rejects.toBeInstanceOf(ApiProblem);

@@ -3,8 +3,8 @@
  * with the contract's schema for the endpoint, every failure becomes a typed error:
  * `ApiProblem` (the server answered with a problem), `NetworkError` (no answer),
  * `ResponseParseError` (an answer that is not what the contract says).
- * A 401 on the stored connection signs out with the reason; the router then sends the
- * person to the settings. The key is only ever sent in the Authorization header.
+ * A 401 on the stored connection signs out with the reason its problem code gives; the router
+ * then sends the person to the settings. The key is only ever sent in the Authorization header.
  */
 import { z } from '../../contract/zod';
 import {
@@ -18,7 +18,13 @@ import {
   type RequestBodyOf,
   type ResponseBodyOf,
 } from '../../contract/endpoints';
-import { problemSchema, type Problem, type ProblemFieldError } from '../../contract/problem';
+import {
+  problemSchema,
+  UNAUTHENTICATED_CODES,
+  type Problem,
+  type ProblemFieldError,
+  type UnauthenticatedCode,
+} from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 import { connectionStore, type AuthFailure, type Connection } from './connection';
 
@@ -58,7 +64,7 @@ export class ApiProblem extends Error {
   /** For a 401: whether the key was revoked, has expired, or is not valid at all. */
   get authFailure(): AuthFailure | undefined {
     if (this.status !== 401) return undefined;
-    return authFailureOf(`${this.detail} ${this.challenge ?? ''}`);
+    return authFailureOf(this.code);
   }
 }
 
@@ -100,11 +106,20 @@ export class NotConnectedError extends Error {
   }
 }
 
-export function authFailureOf(text: string): AuthFailure {
-  const lower = text.toLowerCase();
-  if (lower.includes('revoked')) return 'revoked';
-  if (lower.includes('expired')) return 'expired';
-  return 'invalid';
+const AUTH_FAILURE_OF_CODE: Readonly<Record<UnauthenticatedCode, AuthFailure>> = {
+  unauthenticated: 'invalid',
+  api_key_invalid: 'invalid',
+  api_key_revoked: 'revoked',
+  api_key_expired: 'expired',
+};
+
+function isUnauthenticatedCode(code: string): code is UnauthenticatedCode {
+  return (UNAUTHENTICATED_CODES as readonly string[]).includes(code);
+}
+
+/** What a 401's problem code says about the key; a code the console does not know: invalid. */
+export function authFailureOf(code: string): AuthFailure {
+  return isUnauthenticatedCode(code) ? AUTH_FAILURE_OF_CODE[code] : 'invalid';
 }
 
 export interface RequestOptions<N extends EndpointName> {

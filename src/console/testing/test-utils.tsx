@@ -11,8 +11,13 @@ import {
   type RouteObject,
 } from 'react-router';
 import { afterEach, vi } from 'vitest';
+import {
+  PROBLEM_CODES,
+  problemOf,
+  PROBLEM_CONTENT_TYPE,
+  type ProblemCode,
+} from '../../contract/problem';
 import type { AuthStatus } from '../../contract/auth-status';
-import { problemOf, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../../contract/problem';
 import { AppProvider } from '../app/provider';
 import { connectionStore } from '../lib/connection';
 import { GuardedRouter } from '../lib/navigation';
@@ -96,9 +101,12 @@ export function problemResponse(
   });
 }
 
-/** The answer of a revoked, expired or unknown key, as the service sends it. */
-export function unauthorizedResponse(detail: string): Response {
-  return problemResponse('unauthenticated', detail, {
+/** The answer to a key that is not valid, revoked or expired (`code`), as the service sends it. */
+export function unauthorizedResponse(
+  code: 'api_key_invalid' | 'api_key_revoked' | 'api_key_expired',
+  detail: string = PROBLEM_CODES[code].title,
+): Response {
+  return problemResponse(code, detail, {
     'WWW-Authenticate': `Bearer realm="provisioning", error="invalid_token", error_description="${detail}"`,
   });
 }

@@ -1,10 +1,11 @@
 /**
- * Authentication and permissions (docs/api.md): GET /auth/status, 401 with the RFC 6750
- * challenge for missing, malformed, unknown, revoked and expired keys, 403 with
+ * Authentication and permissions: GET /auth/status; 401 with the RFC 6750 challenge and a
+ * code for each way a key fails (missing, invalid, revoked, expired); 403 with
  * insufficient_scope for a missing permission.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../contract/auth-status';
+import type { UnauthenticatedCode } from '../../contract/problem';
 import { generateSecret } from '../domain/api-key-secrets';
 import { HttpProblem } from '../http-problem';
 import { openDatabase } from '../store/database';
@@ -40,11 +41,15 @@ afterEach(async () => {
   await service.close();
 });
 
-function expectInvalidToken(response: Awaited<ReturnType<typeof send>>) {
-  expectProblem(response, 401, 'unauthenticated');
+function expectInvalidToken(
+  response: Awaited<ReturnType<typeof send>>,
+  code: Exclude<UnauthenticatedCode, 'unauthenticated'>,
+) {
+  const problem = expectProblem(response, 401, code);
   const challenge = String(response.headers['www-authenticate']);
   expect(challenge.startsWith(`${CHALLENGE}, `)).toBe(true);
   expect(challenge).toContain('error="invalid_token"');
+  expect(challenge).toContain(`error_description="${problem.detail}"`);
 }
 
 function expectInsufficientScope(response: Awaited<ReturnType<typeof send>>, scope: string) {
@@ -155,7 +160,43 @@ describe('401', () => {
 
   it('authenticates before it reads the body: a bad body without a key is a 401, not a 400', async () => {
     const response = await edit(service, '', { operations: [] });
-    expectProblem(response, 401);
+    expectProblem(response, 401, 'unauthenticated');
+    // And with a key that fails, whichever way it fails.
+    const revoked = await service.keyFor('editor');
+    const { api_key_id } = await ok(service, revoked, 'getAuthStatus');
+    await ok(service, service.adminKey, 'revokeApiKey', { params: { id: api_key_id ?? '' } });
+    for (const [key, code] of [
+      [generateSecret(), 'api_key_invalid'],
+      ['sk_nope', 'api_key_invalid'],
+      [revoked, 'api_key_revoked'],
+    ] as const) {
+      expectInvalidToken(await edit(service, key, { operations: [] }), code);
+    }
+  });
+
+  it('counts a refused key against the address, and a valid key in its own bucket', async () => {
+    const limited = await startTestService({ clock: clock.clock, rateLimit: { rps: 5, burst: 5 } });
+    try {
+      const revoked = await limited.keyFor('editor');
+      const expiring = await limited.keyFor('viewer', { expiresInDays: 1 });
+      const { api_key_id } = await ok(limited, revoked, 'getAuthStatus');
+      await ok(limited, expiring, 'getAuthStatus');
+      await ok(limited, limited.adminKey, 'revokeApiKey', { params: { id: api_key_id ?? '' } });
+      clock.advance(86_400_000);
+
+      expectInvalidToken(await send(limited, revoked, 'getAuthStatus'), 'api_key_revoked');
+      expectInvalidToken(await send(limited, expiring, 'getAuthStatus'), 'api_key_expired');
+      expectInvalidToken(await send(limited, generateSecret(), 'getAuthStatus'), 'api_key_invalid');
+      expectInvalidToken(await send(limited, 'sk_nope', 'getAuthStatus'), 'api_key_invalid');
+      expectProblem(await send(limited, undefined, 'getAuthStatus'), 401, 'unauthenticated');
+      // Five refused requests from one address: the sixth without a valid key is limited.
+      expectProblem(await send(limited, revoked, 'getAuthStatus'), 429, 'rate_limited');
+      expectProblem(await send(limited, undefined, 'getOpenApiDocument'), 429, 'rate_limited');
+      // The admin key used its bucket once (the revocation) and goes on.
+      await ok(limited, limited.adminKey, 'getAuthStatus');
+    } finally {
+      await limited.close();
+    }
   });
 
   it.each([
@@ -164,7 +205,7 @@ describe('401', () => {
     ['another scheme', 'Basic dXNlcjpwYXNz'],
     ['a key with one character changed (checksum)', 'CHANGED'],
     ['a truncated key', 'TRUNCATED'],
-  ])('refuses %s with error="invalid_token"', async (_what, header) => {
+  ])('refuses %s as api_key_invalid, with error="invalid_token"', async (_what, header) => {
     const value =
       header === 'CHANGED'
         ? `Bearer ${service.adminKey.slice(0, 10)}${service.adminKey[10] === 'a' ? 'b' : 'a'}${service.adminKey.slice(11)}`
@@ -174,7 +215,7 @@ describe('401', () => {
     const response = await send(service, undefined, 'getAuthStatus', {
       headers: { authorization: value },
     });
-    expectInvalidToken(response);
+    expectInvalidToken(response, 'api_key_invalid');
     expect(response.body).not.toContain(service.adminKey);
   });
 
@@ -185,9 +226,9 @@ describe('401', () => {
     expect(expectSuccess('getAuthStatus', response).role).toBe('admin');
   });
 
-  it('refuses a well-formed key that the server never issued', async () => {
+  it('refuses a well-formed key that the server never issued as api_key_invalid', async () => {
     const response = await send(service, generateSecret(), 'getAuthStatus');
-    expectInvalidToken(response);
+    expectInvalidToken(response, 'api_key_invalid');
   });
 
   it('refuses a revoked key on the very next request', async () => {
@@ -200,9 +241,12 @@ describe('401', () => {
     });
     expect(revoked.revoked_at).toBe(clock.now().toISOString());
 
-    expectInvalidToken(await send(service, key, 'listConfigs'));
-    expectInvalidToken(await send(service, key, 'getAuthStatus'));
-    expectInvalidToken(await edit(service, key, { operations: [CREATE_APP('a')], summary: 's' }));
+    expectInvalidToken(await send(service, key, 'listConfigs'), 'api_key_revoked');
+    expectInvalidToken(await send(service, key, 'getAuthStatus'), 'api_key_revoked');
+    expectInvalidToken(
+      await edit(service, key, { operations: [CREATE_APP('a')], summary: 's' }),
+      'api_key_revoked',
+    );
     // The revoker is unaffected.
     await ok(service, service.adminKey, 'getAuthStatus');
   });
@@ -217,9 +261,10 @@ describe('401', () => {
     });
     expect(revoked.id).toBe(created.id);
     expect(revoked.revoked_at).not.toBeNull();
-    expectInvalidToken(await send(service, created.secret, 'getAuthStatus'));
+    expectInvalidToken(await send(service, created.secret, 'getAuthStatus'), 'api_key_revoked');
     expectInvalidToken(
       await send(service, created.secret, 'revokeApiKey', { params: { id: created.id } }),
+      'api_key_revoked',
     );
   });
 
@@ -233,12 +278,13 @@ describe('401', () => {
     await editOk(service, key, { operations: [CREATE_APP('before')], summary: 'still valid' });
 
     clock.set(new Date(expiresAt));
-    expectInvalidToken(await send(service, key, 'getAuthStatus'));
+    expectInvalidToken(await send(service, key, 'getAuthStatus'), 'api_key_expired');
 
     clock.advance(86_400_000);
-    expectInvalidToken(await send(service, key, 'getAuthStatus'));
+    expectInvalidToken(await send(service, key, 'getAuthStatus'), 'api_key_expired');
     expectInvalidToken(
       await edit(service, key, { operations: [CREATE_APP('after')], summary: 's' }),
+      'api_key_expired',
     );
     // A key without expiry is unaffected by time.
     await ok(service, service.adminKey, 'getAuthStatus');

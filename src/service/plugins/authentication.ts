@@ -1,11 +1,16 @@
 /**
- * API key authentication (api.md §1): `Authorization: Bearer sk_...`, looked up by SHA-256.
- * Missing credentials get the bare RFC 6750 challenge; presented but bad ones (malformed,
- * unknown, revoked, expired) get `error="invalid_token"`; a missing permission gets 403 with
- * `error="insufficient_scope"`. Revocation and expiry apply on the very next request.
+ * API key authentication, one plugin per app. It identifies the caller once a request
+ * (`request.principal`, or why the key is refused): first thing where the rate limit counts,
+ * else when a route that needs a key admits it, in preParsing, before the body is read.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import type { Permission } from '../../contract/auth-status';
+import type { UnauthenticatedCode } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
 import { hashSecret, isWellFormedSecret } from '../domain/api-key-secrets';
 import type { Clock } from '../domain/clock';
@@ -16,56 +21,46 @@ const REALM = 'Bearer realm="provisioning"';
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-function unauthorized(detail: string, presented: boolean): HttpProblem {
-  return HttpProblem.of(
-    'unauthenticated',
-    detail,
-    {},
-    {
-      'www-authenticate': presented
-        ? `${REALM}, error="invalid_token", error_description="${detail}"`
-        : REALM,
-    },
-  );
+/** Why a request has no principal, with the 401 it gets on a route that needs a key. */
+const REFUSALS = {
+  missing: { code: 'unauthenticated', detail: 'Send an API key: Authorization: Bearer <key>' },
+  malformed: { code: 'api_key_invalid', detail: 'The API key is malformed' },
+  unknown: { code: 'api_key_invalid', detail: 'The API key is not known' },
+  revoked: { code: 'api_key_revoked', detail: 'The API key was revoked' },
+  expired: { code: 'api_key_expired', detail: 'The API key has expired' },
+} as const satisfies Record<string, { code: UnauthenticatedCode; detail: string }>;
+
+type KeyRefusal = keyof typeof REFUSALS;
+
+/**
+ * Credentials that were not sent get the bare RFC 6750 challenge; credentials that were
+ * sent but fail get `error="invalid_token"`.
+ */
+function unauthorized(refusal: KeyRefusal): HttpProblem {
+  const { code, detail } = REFUSALS[refusal];
+  const challenge =
+    refusal === 'missing'
+      ? REALM
+      : `${REALM}, error="invalid_token", error_description="${detail}"`;
+  return HttpProblem.of(code, detail, {}, { 'www-authenticate': challenge });
 }
 
-export function bearerToken(request: FastifyRequest): string | undefined {
+function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? '';
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The key lookup of this request, made once (the rate limit may need it first). */
-    keyLookup?: { token: string; principal: Principal | undefined };
-  }
-}
-
-/**
- * Declares the request fields authentication sets, so that every request object has them
- * from the start: a field added later changes the object's hidden class, and V8 then runs
- * Fastify's code for requests through slower, polymorphic property lookups.
- */
-export function declareAuthenticationFields(app: FastifyInstance): void {
-  app.decorateRequest('keyLookup', undefined);
-  app.decorateRequest('principal', undefined);
-}
-
 /** Tokens kept with their hash at most; the memo is emptied when full. */
 const MAX_REMEMBERED_TOKENS = 1_000;
 
 /**
- * SHA-256 of the keys in use, so that a client's every request does not hash its key
- * again: in place, under load, that hash was a tenth of the service's CPU on GET /auth/status
- * (docs/benchmarks.md). Only keys that are known and not revoked are kept, a key is dropped
- * when it stops being one, and every change to the database empties the principals the
- * hashes lead to, so a revocation still applies on the very next request. The price: the
- * process's memory holds the keys of recent clients in clear, as it holds every request's
- * Authorization header while it runs (docs/operations.md).
+ * SHA-256 of the keys in use, so that a client's every request does not hash its key again
+ * (the price: recent keys stay in memory in clear). Only valid keys are kept, and the
+ * principal is still read from the store on every request: a revocation applies at once.
  */
-class RememberedHashes {
+export class RememberedHashes {
   private readonly byToken = new Map<string, string>();
 
   of(token: string): string {
@@ -87,69 +82,130 @@ class RememberedHashes {
   }
 }
 
-export const rememberedHashes = new RememberedHashes();
-
 /** A value now, or later where the store must wait on I/O (`Store.findPrincipalByKeyHashNow`). */
 type Eventually<T> = T | Promise<T>;
 
-/**
- * The key, user and account a bearer token names, looked up at most once a request: at
- * once in a store that can (SQLite), so that the request does not wait a turn of the
- * microtask queue per step on the way.
- */
-export function lookUpKey(
-  store: Store,
-  request: FastifyRequest,
-  token: string,
-): Eventually<Principal | undefined> {
-  if (request.keyLookup?.token === token) return request.keyLookup.principal;
-  const keyHash = rememberedHashes.of(token);
-  const remember = (principal: Principal | undefined) => {
-    if (principal && principal.key.revoked_at === null) rememberedHashes.keep(token, keyHash);
-    else rememberedHashes.forget(token);
-    request.keyLookup = { token, principal };
+export interface Authentication {
+  /**
+   * An onRequest hook, for what needs the caller before the route (the rate limit): sets
+   * `request.principal` or `request.keyRefusal`, and never answers, so that what follows
+   * sees every request. It goes on at once where the store answers at once (SQLite).
+   */
+  readonly identify: onRequestHookHandler;
+  /**
+   * The request's principal (identified now if `identify` has not run), its last use noted
+   * once a minute; throws the request's 401 otherwise.
+   */
+  admit(request: FastifyRequest): Eventually<Principal>;
+  /** This app's memo of key hashes (tests read its size). */
+  readonly rememberedHashes: RememberedHashes;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authentication: Authentication;
+  }
+  interface FastifyRequest {
+    /** The caller: a key that is known, not revoked and not expired. */
+    principal: Principal | undefined;
+    /** Why there is no principal, once `identify` has run. */
+    keyRefusal: KeyRefusal | undefined;
+  }
+}
+
+interface AuthenticationOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+}
+
+const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, clock }) => {
+  const rememberedHashes = new RememberedHashes();
+
+  /** Notes what the key found means; keeps the hash only of a key that is in use. */
+  const settle = (request: FastifyRequest, token: string, keyHash: string, found?: Principal) => {
+    let refusal: KeyRefusal | undefined;
+    if (!found) refusal = 'unknown';
+    else if (found.key.revoked_at !== null) refusal = 'revoked';
+    else if (
+      found.key.expires_at !== null &&
+      Date.parse(found.key.expires_at) <= clock().getTime()
+    ) {
+      refusal = 'expired';
+    }
+    if (refusal === undefined) {
+      rememberedHashes.keep(token, keyHash);
+      request.principal = found;
+    } else {
+      rememberedHashes.forget(token);
+      request.keyRefusal = refusal;
+    }
+  };
+
+  /** Sets `request.principal` or `request.keyRefusal`; a promise only where the store waits. */
+  const identifyNow = (request: FastifyRequest): Promise<void> | undefined => {
+    const token = bearerToken(request);
+    if (token === undefined || !isWellFormedSecret(token)) {
+      request.keyRefusal = token === undefined ? 'missing' : 'malformed';
+      return undefined;
+    }
+    const keyHash = rememberedHashes.of(token);
+    if (store.findPrincipalByKeyHashNow) {
+      settle(request, token, keyHash, store.findPrincipalByKeyHashNow(keyHash));
+      return undefined;
+    }
+    return store
+      .findPrincipalByKeyHash(keyHash)
+      .then((found) => settle(request, token, keyHash, found));
+  };
+
+  const identify: onRequestHookHandler = (request, _reply, done) => {
+    const waiting = identifyNow(request);
+    if (waiting) waiting.then(() => done(), done);
+    else done();
+  };
+
+  const admitIdentified = (request: FastifyRequest): Eventually<Principal> => {
+    const principal = request.principal;
+    if (principal === undefined) throw unauthorized(request.keyRefusal ?? 'missing');
+    const now = clock();
+    const lastUsed =
+      principal.key.last_used_at === null ? 0 : Date.parse(principal.key.last_used_at);
+    if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+      return store.touchApiKey(principal.key.id, now.toISOString()).then(() => principal);
+    }
     return principal;
   };
-  return store.findPrincipalByKeyHashNow
-    ? remember(store.findPrincipalByKeyHashNow(keyHash))
-    : store.findPrincipalByKeyHash(keyHash).then(remember);
-}
 
-/** The request's principal; an HttpProblem, thrown or rejected, is the answer otherwise. */
-export function authenticate(
-  store: Store,
-  clock: Clock,
-  request: FastifyRequest,
-): Eventually<Principal> {
-  const token = bearerToken(request);
-  if (token === undefined)
-    throw unauthorized('Send an API key: Authorization: Bearer <key>', false);
-  if (!isWellFormedSecret(token)) throw unauthorized('The API key is malformed', true);
-  const found = lookUpKey(store, request, token);
-  return found instanceof Promise
-    ? found.then((principal) => admit(store, clock, token, principal))
-    : admit(store, clock, token, found);
-}
+  const admit = (request: FastifyRequest): Eventually<Principal> => {
+    if (request.principal === undefined && request.keyRefusal === undefined) {
+      const waiting = identifyNow(request);
+      if (waiting) return waiting.then(() => admitIdentified(request));
+    }
+    return admitIdentified(request);
+  };
 
-/** A known key that is neither revoked nor expired; its last use is noted once a minute. */
-function admit(
-  store: Store,
-  clock: Clock,
-  token: string,
-  principal: Principal | undefined,
-): Eventually<Principal> {
-  if (!principal) throw unauthorized('The API key is not known', true);
-  const now = clock();
-  if (principal.key.revoked_at !== null) throw unauthorized('The API key was revoked', true);
-  if (principal.key.expires_at !== null && Date.parse(principal.key.expires_at) <= now.getTime()) {
-    rememberedHashes.forget(token);
-    throw unauthorized('The API key has expired', true);
+  // Declared up front, so that every request object has the same shape from the start: a
+  // field added later makes V8 look up Fastify's request fields the slow, polymorphic way.
+  app.decorateRequest('principal', undefined);
+  app.decorateRequest('keyRefusal', undefined);
+  app.decorate('authentication', { identify, admit, rememberedHashes });
+};
+
+/**
+ * Registered with `app.register(authentication, {store, clock})`. Not encapsulated (Fastify's
+ * `skip-override`, what fastify-plugin sets), so that its decorators serve the whole app.
+ */
+export const authentication = Object.assign(plugin, {
+  [Symbol.for('skip-override')]: true,
+  [Symbol.for('fastify.display-name')]: 'authentication',
+});
+
+/** The app's authentication; registering a route that needs it before the plugin is a bug. */
+export function authenticationOf(app: FastifyInstance): Authentication {
+  if (!app.hasDecorator('authentication')) {
+    throw new Error('Register the authentication plugin before the routes and the rate limit');
   }
-  const lastUsed = principal.key.last_used_at === null ? 0 : Date.parse(principal.key.last_used_at);
-  if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
-    return store.touchApiKey(principal.key.id, now.toISOString()).then(() => principal);
-  }
-  return principal;
+  return app.authentication;
 }
 
 export function requirePermission(principal: Principal, permission: Permission): void {

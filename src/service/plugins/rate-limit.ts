@@ -1,19 +1,15 @@
 /**
- * A rate limit per API key, or per client address when no key is sent (api.md §6): on
- * average `rps` requests a second with bursts up to `burst`. @fastify/rate-limit counts in
- * fixed windows, so the window is `burst / rps` seconds holding `burst` requests: the same
- * average, and a burst of `burst` at most. `rps` 0 turns it off (benchmarks).
- * `GET /health` and the console's files are never counted: a flood from one address must not
- * make its probes or the console's page fail.
+ * A rate limit per API key, or per client address without a valid key: on average `rps`
+ * requests a second, bursts up to `burst` (fixed windows of `burst / rps` seconds). `rps` 0
+ * turns it off. `GET /health` and the console's files are never counted, so that a flood
+ * from one address does not fail its probes or the console's page.
  */
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemOf } from '../../contract/problem';
-import { isWellFormedSecret } from '../domain/api-key-secrets';
 import { HttpProblem } from '../http-problem';
-import type { Store } from '../store/store';
-import { bearerToken, lookUpKey } from './authentication';
+import { authenticationOf } from './authentication';
 
 export interface RateLimitSettings {
   readonly rps: number;
@@ -70,6 +66,11 @@ export class FixedWindowStore implements FastifyRateLimitStore {
   }
 }
 
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /** Reads outside the API (the console's files and pages) and the health probe. */
 function isUncounted(route: RouteOptions): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -80,30 +81,26 @@ function isUncounted(route: RouteOptions): boolean {
 export async function registerRateLimit(
   app: FastifyInstance,
   settings: RateLimitSettings,
-  store: Store,
 ): Promise<void> {
   if (settings.rps <= 0) return;
+  const { identify } = authenticationOf(app);
   const burst = Math.max(settings.burst, 1);
-  // Before the plugin's own onRoute hook, which skips a route whose config says false.
+  // Before the plugin's own onRoute hook, which skips a route whose config says false and
+  // adds its counting hook after the route's own: the caller is identified first.
   app.addHook('onRoute', (route) => {
     if (isUncounted(route)) route.config = { ...route.config, rateLimit: false };
+    else route.onRequest = [identify, ...hooksOf(route.onRequest)];
   });
   await app.register(rateLimit, {
     global: true,
     max: burst,
     timeWindow: Math.ceil((burst / settings.rps) * 1000),
     store: FixedWindowStore,
-    // A known key has a bucket of its own (named by its id, never the key); requests with
-    // no key, or a malformed, unknown or revoked one, count against their address, so
-    // inventing keys does not escape the limit.
-    keyGenerator: async (request) => {
-      const token = bearerToken(request);
-      if (token && isWellFormedSecret(token)) {
-        const principal = await lookUpKey(store, request, token);
-        if (principal && principal.key.revoked_at === null) return `key:${principal.key.id}`;
-      }
-      return `ip:${request.ip}`;
-    },
+    // A valid key has a bucket of its own (named by its id, never the key); requests with
+    // no key, or a malformed, unknown, revoked or expired one, count against their address,
+    // so inventing keys does not escape the limit.
+    keyGenerator: (request) =>
+      request.principal ? `key:${request.principal.key.id}` : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       new HttpProblem(
         problemOf(

@@ -22,7 +22,7 @@ import {
 import { zodIssuesToProblemErrors } from '../../contract/problem';
 import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
-import { authenticate, requirePermission } from '../plugins/authentication';
+import { authenticationOf, requirePermission } from '../plugins/authentication';
 import { API_COMPRESSION } from '../plugins/compression';
 import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
@@ -68,15 +68,10 @@ export interface EndpointDependencies {
   readonly clock: Clock;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
-
 export function registerEndpoint<N extends EndpointName>(
   app: FastifyInstance,
-  deps: EndpointDependencies,
+  // Unused since authentication became a plugin of the app; the route modules still pass it.
+  _deps: EndpointDependencies,
   name: N,
   handler: (input: EndpointInput<N>) => Promise<EndpointOutput<N>>,
   options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
@@ -89,6 +84,7 @@ export function registerEndpoint<N extends EndpointName>(
   const successSchema = (endpoint.responses as Endpoint['responses'])[successStatus];
   const serialized = successSchema ? compiledResponseSchema(successSchema) : undefined;
   const conditional = endpoint.method === 'GET' && 304 in endpoint.responses;
+  const authentication = authenticationOf(app);
 
   app.route({
     method: endpoint.method,
@@ -96,13 +92,12 @@ export function registerEndpoint<N extends EndpointName>(
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
     // After the rate limit (an onRequest hook) and before the body is read: every request
-    // counts against a limit, and a request without a valid key learns nothing about its body.
-    // In callback form, so that a key the store looks up at once goes on at once. What it
-    // throws or rejects with (a 401 or 403 HttpProblem) goes to the error handler.
+    // counts, and one without a valid key learns nothing about its body (401 before 400).
+    // In callback form, so that a key the store looks up at once goes on at once; a 401 or
+    // 403 goes to the error handler.
     preParsing: (request, _reply, payload, done) => {
       if (endpoint.auth !== 'api_key') return done(null, payload);
-      const admit = (principal: Principal) => {
-        request.principal = principal;
+      const permit = (principal: Principal) => {
         try {
           if (endpoint.permission && !options.permission)
             requirePermission(principal, endpoint.permission);
@@ -111,9 +106,9 @@ export function registerEndpoint<N extends EndpointName>(
         }
         done(null, payload);
       };
-      const principal = authenticate(deps.store, deps.clock, request);
-      if (principal instanceof Promise) principal.then(admit, (error: Error) => done(error));
-      else admit(principal);
+      const principal = authentication.admit(request);
+      if (principal instanceof Promise) principal.then(permit, (error: Error) => done(error));
+      else permit(principal);
     },
     handler: async (request, reply) => {
       const parsed = {
@@ -130,7 +125,7 @@ export function registerEndpoint<N extends EndpointName>(
         ),
         body: parseBody(endpoint, request.body),
       };
-      const principal = request.principal;
+      const principal = endpoint.auth === 'api_key' ? request.principal : undefined;
       if (options.permission && principal) {
         requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
       }

@@ -72,11 +72,11 @@ function storedAnywhere(): boolean {
 
 describe('the settings page: connection', () => {
   it.each([
-    ['The API key is not known', 'That API key is not valid.'],
-    ['The API key was revoked', 'That API key was revoked.'],
-    ['The API key has expired', 'That API key has expired.'],
-  ])('says "%s" in words and stores nothing', async (detail, words) => {
-    server.use(handle('getAuthStatus', () => unauthorizedResponse(detail)));
+    ['api_key_invalid', 'That API key is not valid.'],
+    ['api_key_revoked', 'That API key was revoked.'],
+    ['api_key_expired', 'That API key has expired.'],
+  ] as const)('says %s in words and stores nothing', async (code, words) => {
+    server.use(handle('getAuthStatus', () => unauthorizedResponse(code)));
     await openSettings();
     await connectWith('sk_wrong_key_0000000000000000000000');
     const alert = await screen.findByRole('alert');
@@ -172,8 +172,8 @@ describe('the settings page: connection', () => {
   it('a 401 on another page sends the person to the settings with the reason', async () => {
     connectForTest();
     server.use(
-      handle('getAuthStatus', () => unauthorizedResponse('The API key was revoked')),
-      handle('listConfigs', () => unauthorizedResponse('The API key was revoked')),
+      handle('getAuthStatus', () => unauthorizedResponse('api_key_revoked')),
+      handle('listConfigs', () => unauthorizedResponse('api_key_revoked')),
     );
     const { history } = renderRoutes(routes, { path: '/configs' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
