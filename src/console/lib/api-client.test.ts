@@ -1,14 +1,14 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { handle, setupContractServer } from '../testing/msw-contract';
+import type { ApiKey } from '../../contract/api-keys';
+import { problemOf } from '../../contract/problem';
 import {
-  connectForTest,
-  jsonResponse,
-  problemResponse,
-  TEST_BASE_URL,
-  TEST_KEY,
-  unauthorizedResponse,
-} from '../testing/test-utils';
+  handle,
+  setupContractServer,
+  unauthorized,
+  type ContractReply,
+} from '../testing/msw-contract';
+import { connectForTest, TEST_BASE_URL, TEST_KEY } from '../testing/test-utils';
 import {
   apiRequest,
   ApiProblem,
@@ -25,13 +25,13 @@ import { connectionStore } from './connection';
 const status = {
   idp_organization_id: 'org_1',
   email: 'ada@example.com',
-  permissions: ['config:read'],
+  permissions: ['config:read' as const],
 };
 
 const server = setupContractServer();
 
 /** Answers GET /auth/status with `respond`; returns the requests it saw. */
-function authStatus(respond: () => Response): Request[] {
+function authStatus(respond: () => ContractReply<'getAuthStatus'>): Request[] {
   const seen: Request[] = [];
   server.use(
     handle('getAuthStatus', ({ request }) => {
@@ -50,7 +50,7 @@ function offContract(path: string, respond: () => Response) {
   server.use(http.all(`${TEST_BASE_URL}${path}`, respond));
 }
 
-const apiKey = {
+const apiKey: ApiKey = {
   id: 'key_1',
   name: 'CI',
   obfuscated_value: 'sk_…abcd',
@@ -64,7 +64,7 @@ const apiKey = {
 describe('the API client', () => {
   it('sends the key as a bearer token to the base URL and parses the response', async () => {
     connectForTest();
-    const seen = authStatus(() => jsonResponse(status));
+    const seen = authStatus(() => ({ status: 200, body: status }));
     await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/status`);
@@ -75,19 +75,18 @@ describe('the API client', () => {
   it('lets the browser keep and revalidate what the server answers 304 to, and nothing else', async () => {
     connectForTest();
     const seen: Request[] = [];
-    const record = ({ request }: { request: Request }) => {
-      seen.push(request);
-      return jsonResponse({});
-    };
     server.use(
-      handle('getConfigSchema', record),
-      handle('getAuthStatus', (request) => {
-        record(request);
-        return jsonResponse(status);
+      handle('getConfigSchema', ({ request }) => {
+        seen.push(request);
+        return { status: 200, body: {} };
       }),
-      handle('listConfigs', (request) => {
-        record(request);
-        return jsonResponse([]);
+      handle('getAuthStatus', ({ request }) => {
+        seen.push(request);
+        return { status: 200, body: status };
+      }),
+      handle('listConfigs', ({ request }) => {
+        seen.push(request);
+        return { status: 200, body: [] };
       }),
     );
     await callApi('getConfigSchema');
@@ -102,13 +101,15 @@ describe('the API client', () => {
     server.use(
       handle('createApiKey', (request) => {
         seen.push(request);
-        return jsonResponse({ ...apiKey, secret: 'sk_new' }, 201);
+        return { status: 201, body: { ...apiKey, secret: 'sk_new' } };
       }),
       handle('revokeApiKey', (request) => {
         seen.push(request);
-        return jsonResponse({ ...apiKey, revoked_at: '2026-11-21T10:00:00.000Z' }, 200, {
-          ETag: '"3"',
-        });
+        return {
+          status: 200,
+          body: { ...apiKey, revoked_at: '2026-11-21T10:00:00.000Z' },
+          headers: { ETag: '"3"' },
+        };
       }),
     );
     const created = await apiRequest('createApiKey', { body: { name: 'CI' } });
@@ -126,21 +127,11 @@ describe('the API client', () => {
   it('turns a problem+json body into an ApiProblem with status, code, detail and errors', async () => {
     connectForTest();
     server.use(
-      handle(
-        'createApiKey',
-        () =>
-          new Response(
-            JSON.stringify({
-              type: 'urn:provisioning:problem:invalid_request',
-              title: 'The request is malformed',
-              status: 400,
-              detail: 'name is empty',
-              code: 'invalid_request',
-              errors: [{ path: '/name', message: 'Too small' }],
-            }),
-            { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
-          ),
-      ),
+      handle('createApiKey', () => ({
+        problem: problemOf('invalid_request', 'name is empty', {
+          errors: [{ path: '/name', message: 'Too small' }],
+        }),
+      })),
     );
     const error = await apiRequest('createApiKey', { body: { name: 'x' } }).catch(
       (caught: unknown) => caught,
@@ -173,7 +164,10 @@ describe('the API client', () => {
 
   it('reads Retry-After on a 429', async () => {
     connectForTest();
-    authStatus(() => problemResponse('rate_limited', 'Slow down', { 'Retry-After': '7' }));
+    authStatus(() => ({
+      problem: problemOf('rate_limited', 'Slow down'),
+      headers: { 'Retry-After': '7' },
+    }));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect((error as ApiProblem).retryAfterSeconds).toBe(7);
     expect(describeError(error)).toBe('Too many requests. Try again in 7 seconds.');
@@ -187,7 +181,7 @@ describe('the API client', () => {
     ['api_key_invalid', 'invalid'],
   ] as const)('a 401 %s clears the connection with the reason %s', async (code, failure) => {
     connectForTest(true);
-    server.use(handle('listApiKeys', () => unauthorizedResponse(code)));
+    server.use(handle('listApiKeys', () => unauthorized(code)));
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
@@ -201,7 +195,7 @@ describe('the API client', () => {
 
   it('takes the reason of a 401 from its code, whatever the words say', async () => {
     connectForTest();
-    authStatus(() => unauthorizedResponse('api_key_invalid', 'The API key was revoked or expired'));
+    authStatus(() => unauthorized('api_key_invalid', 'The API key was revoked or expired'));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect((error as ApiProblem).authFailure).toBe('invalid');
     expect(authFailureOf('api_key_revoked')).toBe('revoked');
@@ -232,7 +226,7 @@ describe('the API client', () => {
 
   it('leaves the stored connection alone when a key being checked gets a 401', async () => {
     connectForTest();
-    authStatus(() => unauthorizedResponse('api_key_invalid'));
+    authStatus(() => unauthorized('api_key_invalid'));
     await expect(
       apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
     ).rejects.toBeInstanceOf(ApiProblem);
@@ -241,7 +235,7 @@ describe('the API client', () => {
 
   it('rejects a success response that does not match the contract', async () => {
     connectForTest();
-    offContract('/auth/status', () => jsonResponse({ email: 'no organization' }));
+    offContract('/auth/status', () => HttpResponse.json({ email: 'no organization' }));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect((error as ResponseParseError).issues[0]?.path).toEqual(['idp_organization_id']);
@@ -267,14 +261,14 @@ describe('the API client', () => {
   });
 
   it('refuses to call without a connection', async () => {
-    const seen = authStatus(() => jsonResponse(status));
+    const seen = authStatus(() => ({ status: 200, body: status }));
     await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(NotConnectedError);
     expect(seen).toHaveLength(0);
   });
 
   it('returns undefined for a 204 without reading a body', async () => {
     connectForTest();
-    server.use(handle('deleteConfig', () => new Response(null, { status: 204 })));
+    server.use(handle('deleteConfig', () => ({ status: 204 })));
     await expect(apiRequest('deleteConfig', { params: { id: 'cfg_1' } })).resolves.toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiRequest, isNotOffered } from '../lib/api-client';
-import { createConfigServer } from './config-server';
+import { ConfigServer } from './config-server';
 import { setupContractServer } from './msw-contract';
 import { connectForTest } from './test-utils';
 
@@ -14,7 +14,7 @@ const LIVE_YAML = `apps:
 
 function serve(options: { offersConfigs?: boolean } = {}) {
   connectForTest();
-  const server = createConfigServer({ liveYaml: LIVE_YAML, ...options });
+  const server = new ConfigServer({ liveYaml: LIVE_YAML, ...options });
   http.use(...server.handlers);
   return server;
 }
@@ -29,6 +29,10 @@ describe('the in-memory config server', () => {
       },
     });
     expect(edited).toMatchObject({ kind: 'draft', created: true, base_config_id: 'cfg_live' });
+    // Where the new name sits in the saved text, placed as the service places it.
+    expect(edited.applied_ranges).toEqual([
+      { path: '/apps/0/name', line: 3, column: 11, length: 'Till'.length },
+    ]);
     expect(server.get(edited.id).yaml).toContain('name: Till');
 
     const published = await apiRequest('publishConfig', {
@@ -65,7 +69,7 @@ describe('the in-memory config server', () => {
     expect((await apiRequest('listConfigs'))?.map((config) => config.id)).toEqual(['cfg_live']);
   });
 
-  it('as a server of the seed, offers only the edit of the configs', async () => {
+  it('with only the core endpoints, offers only the edit of the configs', async () => {
     serve({ offersConfigs: false });
     const error = await apiRequest('listConfigs').catch((caught: unknown) => caught);
     expect(isNotOffered(error)).toBe(true);

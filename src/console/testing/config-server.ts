@@ -1,7 +1,7 @@
 /**
- * An in-memory provisioning server for component tests of pages that read and edit configs,
- * served through the contract's handlers. It applies operations and validates with the real
- * config domain (src/configs), so reports, positions and revisions behave as the service's.
+ * An account's configs in memory, served over the contract's handlers (msw-contract.ts) for
+ * the component tests of pages that read and edit configs. Edits are applied, written and
+ * validated with the real config domain, so reports, ranges and revisions are the service's.
  */
 import type { HttpHandler } from 'msw';
 import {
@@ -11,234 +11,250 @@ import {
   stringifyConfig,
   validateConfigText,
 } from '../../configs';
+import { appliedRangesOf } from '../../configs/applied-ranges';
 import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf, type ConfigRecord, type ConfigSummary } from '../../contract/configs';
 import { contract, type EndpointName } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction } from '../../contract/operations';
-import { handle, notOffered, type ContractResolver } from './msw-contract';
-import { ADMIN_STATUS, jsonResponse, problemResponse } from './test-utils';
+import { problemOf } from '../../contract/problem';
+import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
+import { ADMIN_STATUS } from './test-utils';
+
+export const LIVE_YAML = `# Apps
+apps:
+  - id: checkout
+    name: Checkout
+    platform: web
+  - id: ios-app
+    name: Shop for iOS
+    platform: ios
+`;
 
 const AT = '2026-11-22T10:00:00.000Z';
+/** When the server's edits happen: the console can only know it from the answer. */
+export const EDITED_AT = '2026-11-22T11:00:00.000Z';
 
-type RecordFields = Pick<ConfigRecord, 'id' | 'kind' | 'label' | 'live' | 'base_config_id'> & {
-  yaml: string;
-};
-
-function recordOf(fields: RecordFields, revision = 1): ConfigRecord {
+function recordOf(
+  fields: Pick<ConfigRecord, 'id' | 'kind' | 'label' | 'live' | 'base_config_id'> & {
+    yaml: string;
+    revision?: number;
+  },
+): ConfigRecord {
   return {
+    revision: 1,
     created_at: AT,
     updated_at: AT,
     ...fields,
-    revision,
     validation: validateConfigText(fields.yaml, { type: fields.kind, name: fields.label }),
   };
 }
 
-export interface ConfigServer {
-  readonly handlers: readonly HttpHandler[];
-  liveId: string;
-  /** The config `id` (throws when there is none). */
-  get(id: string): ConfigRecord;
-  /** Adds a config: by default a draft of the live config with the live config's text. */
-  add(fields: Partial<ConfigRecord> & Pick<ConfigRecord, 'id' | 'label'>): void;
-  /** Someone else saves `yaml` to a config (its revision goes up). */
-  saveElsewhere(id: string, yaml: string): void;
-  /** The edit requests it received. */
-  readonly edits: { body: ConfigEditRequest; ifMatch: string | null }[];
+export function summaryOf({ yaml: _yaml, validation, ...fields }: ConfigRecord): ConfigSummary {
+  return {
+    ...fields,
+    valid: validation.valid,
+    error_count: validation.error_count,
+    warning_count: validation.warning_count,
+  };
 }
 
-export function createConfigServer({
-  liveYaml,
-  status = ADMIN_STATUS,
-  offersConfigs = true,
-}: {
-  liveYaml: string;
-  /** False: a server of the seed, which has only the edit of the configs' endpoints. */
-  offersConfigs?: boolean;
-  /** What GET /auth/status answers: its permissions decide what the pages offer. */
-  status?: AuthStatus;
-}): ConfigServer {
-  const configs = new Map<string, ConfigRecord>();
-  const live = recordOf({
-    id: 'cfg_live',
-    kind: 'published',
-    label: 'Initial config',
-    live: true,
-    base_config_id: null,
-    yaml: liveYaml,
-  });
-  configs.set(live.id, live);
-  let nextId = 1;
+function withEtag(record: ConfigRecord) {
+  return {
+    status: 200,
+    body: record,
+    headers: { ETag: etagOf(record.id, record.revision) },
+  } as const;
+}
 
-  const get = (id: string): ConfigRecord => {
-    const record = configs.get(id);
+function notFound(id: string) {
+  return { problem: problemOf('not_found', `The config ${id} was not found`) };
+}
+
+export interface ConfigServerOptions {
+  /** The live config's text. */
+  readonly liveYaml?: string;
+  /** What GET /auth/status answers: its permissions decide what the pages offer. */
+  readonly status?: AuthStatus;
+  /** False: a server with only the core endpoints (of the configs', only the edit). */
+  readonly offersConfigs?: boolean;
+}
+
+export class ConfigServer {
+  readonly configs = new Map<string, ConfigRecord>();
+  liveId: string;
+  /** The edit requests it received. */
+  readonly edits: { body: ConfigEditRequest; ifMatch: string | null }[] = [];
+  /** For `server.use(...)`. */
+  readonly handlers: readonly HttpHandler[];
+  private nextId = 1;
+
+  constructor({
+    liveYaml = LIVE_YAML,
+    status = ADMIN_STATUS,
+    offersConfigs = true,
+  }: ConfigServerOptions = {}) {
+    const live = recordOf({
+      id: 'cfg_live',
+      kind: 'published',
+      label: 'Initial config',
+      live: true,
+      base_config_id: null,
+      yaml: liveYaml,
+    });
+    this.configs.set(live.id, live);
+    this.liveId = live.id;
+    this.handlers = this.handlersOf(status, offersConfigs);
+  }
+
+  /** The config `id` (throws when there is none). */
+  get(id: string): ConfigRecord {
+    const record = this.configs.get(id);
     if (!record) throw new Error(`no config ${id}`);
     return record;
-  };
-  const withEtag = (record: ConfigRecord) =>
-    jsonResponse(record, 200, { ETag: etagOf(record.id, record.revision) });
-  const resultOf = (record: ConfigRecord, target: ConfigRecord, appliedPaths: string[]) => {
-    const { yaml: _yaml, validation, ...fields } = record;
-    const result: ConfigEditResult = {
-      config: {
-        ...fields,
-        valid: validation.valid,
-        error_count: validation.error_count,
-        warning_count: validation.warning_count,
-      },
-      applied_ranges: [],
-      id: record.id,
-      account_id: 'acc_1',
-      kind: record.kind,
-      created: record.id !== target.id,
-      base_config_id: target.id,
-      applied_paths: appliedPaths,
-      validation: record.validation,
-      revision: record.revision,
-    };
-    return jsonResponse(result, 200, { ETag: etagOf(record.id, record.revision) });
-  };
+  }
 
-  /** `record` becomes the live config; a draft it was published from is gone. */
-  const goLive = (record: ConfigRecord, from: ConfigRecord | null = null) => {
-    if (from?.kind === 'draft') configs.delete(from.id);
-    configs.set(record.id, record);
-    for (const [key, value] of configs) configs.set(key, { ...value, live: key === record.id });
-    server.liveId = record.id;
-  };
-  const notFound = (id: string | undefined) =>
-    problemResponse('not_found', `The config ${id} was not found`);
+  /** Adds a config: by default a draft of the live config with its text. */
+  add(fields: Partial<ConfigRecord> & Pick<ConfigRecord, 'id' | 'label'>): void {
+    const kind = fields.kind ?? 'draft';
+    const made = recordOf({
+      id: fields.id,
+      kind,
+      label: fields.label,
+      live: false,
+      base_config_id: kind === 'draft' ? this.liveId : null,
+      yaml: fields.yaml ?? this.get(this.liveId).yaml,
+    });
+    this.configs.set(fields.id, { ...made, ...fields });
+  }
 
-  /** A lifecycle step: the result is published and live, or refused when invalid. */
-  const publish = (target: ConfigRecord, yaml: string, label: string, appliedPaths: string[]) => {
-    const published = recordOf({
-      id: `cfg_pub_${nextId++}`,
+  /** Someone else saves `yaml` to a config (its revision goes up). */
+  saveElsewhere(id: string, yaml: string): void {
+    const record = this.get(id);
+    this.configs.set(id, recordOf({ ...record, yaml, revision: record.revision + 1 }));
+  }
+
+  /** `record` becomes the live config; a draft it was published from is used up. */
+  private goLive(record: ConfigRecord, from: ConfigRecord | null = null): ConfigRecord {
+    if (from?.kind === 'draft') this.configs.delete(from.id);
+    this.configs.set(record.id, record);
+    for (const [key, value] of this.configs) {
+      this.configs.set(key, { ...value, live: key === record.id });
+    }
+    this.liveId = record.id;
+    return this.get(record.id);
+  }
+
+  private publishedOf(from: ConfigRecord, label: string, yaml = from.yaml): ConfigRecord {
+    return recordOf({
+      id: `cfg_pub_${this.nextId++}`,
       kind: 'published',
       label,
       live: true,
-      base_config_id: target.id,
+      base_config_id: from.id,
       yaml,
     });
-    if (!published.validation.valid) {
-      return problemResponse(
-        'invalid_config',
-        'The result would not be valid, and the live config must always be valid',
-        {},
-        { validation: published.validation },
-      );
-    }
-    goLive(published, target);
-    return resultOf(published, target, appliedPaths);
-  };
+  }
 
-  const edit = (body: ConfigEditRequest, ifMatch: string | null) => {
-    server.edits.push({ body, ifMatch });
-    const target = configs.get(body.config_id ?? server.liveId);
-    if (!target) return problemResponse('not_found', 'The config was not found');
-    if (
-      ifMatch !== null &&
-      ![etagOf(target.id, target.revision), `"${target.revision}"`].includes(ifMatch)
-    ) {
-      return problemResponse(
-        'precondition_failed',
-        `The config ${target.id} is at revision ${target.revision}`,
-      );
+  /** `POST /config/edit`: a draft edit, or a lifecycle step that publishes its result. */
+  private edit(body: ConfigEditRequest, ifMatch: string | null): ContractReply<'editConfig'> {
+    this.edits.push({ body, ifMatch });
+    const target = this.configs.get(body.config_id ?? this.liveId);
+    if (!target) return { problem: problemOf('not_found', 'The config was not found') };
+    const current = [etagOf(target.id, target.revision), `"${target.revision}"`];
+    if (ifMatch !== null && !current.includes(ifMatch)) {
+      const detail = `The config ${target.id} is at revision ${target.revision}`;
+      return { problem: problemOf('precondition_failed', detail) };
     }
     const parsed = parseConfig(target.yaml);
     const applied = applyOperations(parsed.document, body.operations);
-    if (!applied.ok) return problemResponse('conflict', applied.refusal.message);
+    if (!applied.ok) return { problem: problemOf('conflict', applied.refusal.message) };
     const yaml = stringifyConfig(parsed.document);
+    const summary = body.summary?.trim();
+    let result: ConfigRecord;
     if (body.operations.some((operation) => isLifecycleAction(actionKeyOf(operation)))) {
-      return publish(target, yaml, body.summary?.trim() || 'Lifecycle step', applied.appliedPaths);
+      result = this.publishedOf(target, summary || 'Lifecycle step', yaml);
+      if (!result.validation.valid) {
+        return {
+          problem: problemOf(
+            'invalid_config',
+            'The result would not be valid, and the live config must always be valid',
+            { validation: result.validation },
+          ),
+        };
+      }
+      this.goLive(result, target);
+    } else {
+      result =
+        target.kind === 'draft'
+          ? {
+              ...recordOf({ ...target, yaml, revision: target.revision + 1 }),
+              updated_at: EDITED_AT,
+            }
+          : recordOf({
+              id: `cfg_draft_${this.nextId++}`,
+              kind: 'draft',
+              label: summary ?? 'Draft',
+              live: false,
+              base_config_id: target.id,
+              yaml,
+            });
+      this.configs.set(result.id, result);
     }
-    const draft =
-      target.kind === 'draft'
-        ? recordOf({ ...target, yaml }, target.revision + 1)
-        : recordOf({
-            id: `cfg_draft_${nextId++}`,
-            kind: 'draft',
-            label: body.summary?.trim() ?? 'Draft',
-            live: false,
-            base_config_id: target.id,
-            yaml,
-          });
-    configs.set(draft.id, draft);
-    return resultOf(draft, target, applied.appliedPaths);
-  };
+    const edited: ConfigEditResult = {
+      id: result.id,
+      account_id: 'acc_1',
+      kind: result.kind,
+      created: result.id !== target.id,
+      base_config_id: target.id,
+      applied_paths: applied.appliedPaths,
+      applied_ranges: appliedRangesOf(parseConfig(yaml), applied.appliedPaths, body.operations),
+      config: summaryOf(result),
+      validation: result.validation,
+      revision: result.revision,
+    };
+    return { status: 200, body: edited, headers: { ETag: etagOf(result.id, result.revision) } };
+  }
 
-  /** What a server of the seed does not offer answers 404, as an unknown route does. */
-  const serve = <N extends EndpointName>(name: N, resolver: ContractResolver<N>) =>
-    offersConfigs || contract[name].seed ? handle(name, resolver) : notOffered(name);
-
-  const server: ConfigServer = {
-    liveId: live.id,
-    edits: [],
-    get,
-    add({ id, label, kind = 'draft', yaml = live.yaml, ...fields }) {
-      const base_config_id = kind === 'draft' ? live.id : null;
-      configs.set(id, {
-        ...recordOf({ id, kind, label, live: false, base_config_id, yaml }),
-        ...fields,
-      });
-    },
-    saveElsewhere(id, yaml) {
-      const record = get(id);
-      configs.set(id, recordOf({ ...record, yaml }, record.revision + 1));
-    },
-    handlers: [
-      serve('getAuthStatus', () => jsonResponse(status)),
-      serve('listConfigs', () => {
-        const list: ConfigSummary[] = [...configs.values()].map(
-          ({ yaml: _yaml, validation, ...summary }) => ({
-            ...summary,
-            valid: validation.valid,
-            error_count: validation.error_count,
-            warning_count: validation.warning_count,
-          }),
-        );
-        return jsonResponse(list.reverse());
-      }),
-      serve('getLiveConfig', () => withEtag(get(server.liveId))),
+  private handlersOf(status: AuthStatus, offersConfigs: boolean): HttpHandler[] {
+    // A server with only the core endpoints answers the others as unknown routes.
+    const serve = <N extends EndpointName>(name: N, resolve: ContractResolver<N>) =>
+      offersConfigs || contract[name].seed ? handle(name, resolve) : notOffered(name);
+    const existing = (id: string) => this.configs.get(id);
+    return [
+      serve('getAuthStatus', () => ({ status: 200, body: status })),
+      serve('editConfig', ({ body, headers }) =>
+        // The schema's refinement holds each operation to one action, as the type says.
+        this.edit(body as ConfigEditRequest, headers['if-match'] ?? null),
+      ),
+      serve('listConfigs', () => ({
+        status: 200,
+        body: [...this.configs.values()].map(summaryOf).reverse(),
+      })),
+      // Before getConfig: `live` is a route, not an id.
+      serve('getLiveConfig', () => withEtag(this.get(this.liveId))),
       serve('getConfig', ({ params }) => {
-        const record = configs.get(params.id ?? '');
+        const record = existing(params.id);
         return record ? withEtag(record) : notFound(params.id);
       }),
-      serve('getConfigSchema', () => jsonResponse(configJsonSchema)),
+      serve('getConfigSchema', () => ({ status: 200, body: { ...configJsonSchema } })),
       serve('getConfigHistory', ({ params }) =>
-        configs.has(params.id ?? '') ? jsonResponse([]) : notFound(params.id),
+        existing(params.id) ? { status: 200, body: [] } : notFound(params.id),
       ),
       serve('deleteConfig', ({ params }) => {
-        if (!configs.delete(params.id ?? '')) return notFound(params.id);
-        return new Response(null, { status: 204 });
+        if (!this.configs.delete(params.id)) return notFound(params.id);
+        return { status: 204 };
       }),
       serve('activateConfig', ({ params }) => {
-        const record = configs.get(params.id ?? '');
-        if (!record) return notFound(params.id);
-        goLive(record);
-        return withEtag(get(record.id));
+        const record = existing(params.id);
+        return record ? withEtag(this.goLive(record)) : notFound(params.id);
       }),
       serve('publishConfig', ({ params, body }) => {
-        const draft = configs.get(params.id ?? '');
+        const draft = existing(params.id);
         if (!draft) return notFound(params.id);
-        const published = recordOf({
-          id: `cfg_pub_${nextId++}`,
-          kind: 'published',
-          label: body?.summary?.trim() || draft.label,
-          live: true,
-          base_config_id: draft.id,
-          yaml: draft.yaml,
-        });
-        goLive(published, draft);
-        return withEtag(published);
+        const label = body?.summary?.trim() || draft.label;
+        return withEtag(this.goLive(this.publishedOf(draft, label), draft));
       }),
-      serve('editConfig', ({ request, body }) =>
-        body
-          ? // The schema's refinement holds each operation to one action, as the type says.
-            edit(body as ConfigEditRequest, request.headers.get('If-Match'))
-          : problemResponse('invalid_request', 'No body'),
-      ),
-    ],
-  };
-  return server;
+    ];
+  }
 }

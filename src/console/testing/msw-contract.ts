@@ -1,125 +1,180 @@
 /**
- * MSW for the console's component tests: handlers are registered by the contract's endpoint
- * name, and every request (headers, body) and response they see is parsed with its schemas,
- * so a handler cannot drift from the contract. A drift fails the test that caused it.
+ * MSW for the console's component tests: a handler is registered by the contract's endpoint
+ * name, parses the request (path, headers, body) with its schemas and answers only what the
+ * endpoint lists. A drift from the contract, or a request no handler takes, fails the test.
  */
-import { http, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { z } from '../../contract/zod';
 import {
   contract,
   toFastifyPath,
   type Contract,
   type Endpoint,
   type EndpointName,
+  type SuccessStatusOf,
 } from '../../contract/endpoints';
-import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
-import { problemResponse, TEST_BASE_URL } from './test-utils';
+import {
+  PROBLEM_CODES,
+  PROBLEM_CONTENT_TYPE,
+  problemOf,
+  problemSchema,
+  type Problem,
+} from '../../contract/problem';
+import { z } from '../../contract/zod';
+import { TEST_BASE_URL } from './test-utils';
 
-/** The body of an endpoint's request as its schema parses it. */
-type ParsedBodyOf<E extends Endpoint> = E['body'] extends z.ZodMiniType
-  ? z.output<E['body']>
-  : undefined;
-
-export interface ContractRequest<N extends EndpointName> {
-  readonly request: Request;
-  /** Path parameters, decoded. */
-  readonly params: Readonly<Record<string, string>>;
-  /** The body, parsed with the endpoint's request schema (undefined: none was sent). */
-  readonly body: ParsedBodyOf<Contract[N]> | undefined;
-}
-
-export type ContractResolver<N extends EndpointName> = (
-  request: ContractRequest<N>,
-) => Response | Promise<Response>;
-
-/** Why a handler's request or response does not fit the contract. */
+/** Why a handler's request or answer does not fit the contract. */
 export class ContractDrift extends Error {
   override readonly name = 'ContractDrift';
 }
 
-const drifts: ContractDrift[] = [];
+type HeaderMap = Readonly<Record<string, string>>;
+type OutputOf<T, Else> = T extends z.ZodMiniType ? z.output<T> : Else;
+type Responses<N extends EndpointName> = Contract[N]['responses'];
 
-function check(schema: z.ZodMiniType, value: unknown, what: string): unknown {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const drift = new ContractDrift(`${what}: ${z.prettifyError(parsed.error)}`);
-    drifts.push(drift);
-    throw drift;
+/** What a handler answers: a success the endpoint lists (its body as the schema takes it), or a problem. */
+export type ContractReply<N extends EndpointName> =
+  | {
+      [S in SuccessStatusOf<Contract[N]>]: Responses<N>[S] extends z.ZodMiniType
+        ? {
+            readonly status: S;
+            readonly body: z.input<Responses<N>[S]>;
+            readonly headers?: HeaderMap;
+          }
+        : { readonly status: S; readonly body?: undefined; readonly headers?: HeaderMap };
+    }[SuccessStatusOf<Contract[N]>]
+  | { readonly problem: Problem; readonly headers?: HeaderMap };
+
+export interface ContractRequest<N extends EndpointName> {
+  /** Path parameters, decoded and parsed. */
+  readonly params: OutputOf<Contract[N] extends { params: infer P } ? P : undefined, object>;
+  /** Lower-case names, parsed with the endpoint's header schema. */
+  readonly headers: OutputOf<Contract[N] extends { headers: infer H } ? H : undefined, object>;
+  /** Parsed with the endpoint's request schema (undefined: the endpoint takes none, or none was sent where it may be left out). */
+  readonly body: OutputOf<Contract[N] extends { body: infer B } ? B : undefined, undefined>;
+  readonly request: Request;
+}
+
+export type ContractResolver<N extends EndpointName> = (
+  request: ContractRequest<N>,
+) => ContractReply<N> | Promise<ContractReply<N>>;
+
+type AnyReply =
+  | { readonly status: number; readonly body?: unknown; readonly headers?: HeaderMap }
+  | { readonly problem: Problem; readonly headers?: HeaderMap };
+
+/** What handlers threw during the current test: drifts, and their own bugs. */
+const failures: Error[] = [];
+
+function parsed(schema: z.ZodMiniType, value: unknown, what: string): unknown {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new ContractDrift(`${what} breaks the contract: ${z.prettifyError(result.error)}`);
   }
-  return parsed.data;
+  return result.data;
 }
 
-async function checkResponse(name: EndpointName, response: Response): Promise<void> {
-  // HttpResponse.error(): the network failed, there is no answer to check.
-  if (response.type === 'error') return;
-  const what = `${name} answered ${response.status}`;
-  const endpoint: Endpoint = contract[name];
-  const schema = endpoint.responses[response.status];
-  if (schema === undefined) {
-    const drift = new ContractDrift(`${what}, a status the contract does not list`);
-    drifts.push(drift);
-    throw drift;
+async function bodyOf(name: EndpointName, endpoint: Endpoint, request: Request): Promise<unknown> {
+  if (endpoint.body === undefined) return undefined;
+  const text = await request.clone().text();
+  if (text === '' && endpoint.bodyRequired === false) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ContractDrift(`${name}: the request body is not JSON`);
   }
-  const text = await response.text();
-  if (schema === null) {
-    if (text !== '') check(z.literal(''), text, `${what} with a body`);
-    return;
-  }
-  if (!response.ok && response.headers.get('Content-Type') !== PROBLEM_CONTENT_TYPE) {
-    check(z.never(), text, `${what} without ${PROBLEM_CONTENT_TYPE}`);
-  }
-  check(response.ok ? schema : problemSchema, JSON.parse(text), what);
+  return parsed(endpoint.body, json, `${name}: the request body`);
 }
 
-function methodOf(endpoint: Endpoint) {
-  return endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
-}
-
-function urlOf(endpoint: Endpoint): string {
-  return `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}`;
-}
-
-/** An endpoint beyond the seed that this server does not offer: an unknown route's 404. */
-export function notOffered(name: EndpointName): HttpHandler {
-  const endpoint: Endpoint = contract[name];
-  if (endpoint.seed) throw new Error(`${name} is in the seed: every server offers it`);
-  return http[methodOf(endpoint)](urlOf(endpoint), () =>
-    problemResponse('not_found', `Unknown route ${endpoint.method} ${endpoint.path}`),
-  );
-}
-
-/** A handler for one endpoint of the contract, at the test connection's base URL. */
-export function handle<N extends EndpointName>(
-  name: N,
-  resolver: ContractResolver<N>,
-): HttpHandler {
-  const endpoint: Endpoint = contract[name];
-  return http[methodOf(endpoint)](urlOf(endpoint), async ({ request, params }) => {
-    if (endpoint.headers) {
-      check(endpoint.headers, Object.fromEntries(request.headers), `the ${name} headers`);
+function answer(name: EndpointName, endpoint: Endpoint, reply: AnyReply): Response {
+  if ('problem' in reply) {
+    const problem = parsed(problemSchema, reply.problem, `${name}: the problem`) as Problem;
+    if (endpoint.responses[problem.status] === undefined) {
+      throw new ContractDrift(`${name} answered ${problem.status}, a status it does not list`);
     }
-    const text = await request.clone().text();
-    const requestSchema = endpoint.body;
-    const body =
-      requestSchema === undefined || text === ''
-        ? undefined
-        : (check(requestSchema, JSON.parse(text), `the ${name} request`) as ParsedBodyOf<
-            Contract[N]
-          >);
-    const decoded = Object.fromEntries(
-      Object.entries(params).map(([key, value]) => [key, String(value)]),
-    );
-    const response = await resolver({ request, params: decoded, body });
-    await checkResponse(name, response.clone());
-    return response;
+    return HttpResponse.json(problem, {
+      status: problem.status,
+      headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...reply.headers },
+    });
+  }
+  const schema = endpoint.responses[reply.status];
+  if (schema === undefined) {
+    throw new ContractDrift(`${name} answered ${reply.status}, a status it does not list`);
+  }
+  if (schema === null) {
+    if (reply.body !== undefined) throw new ContractDrift(`${name}: a ${reply.status} has no body`);
+    return new HttpResponse(null, { status: reply.status, headers: reply.headers });
+  }
+  parsed(schema, reply.body, `${name}: the ${reply.status} response`);
+  return new HttpResponse(JSON.stringify(reply.body), {
+    status: reply.status,
+    headers: { 'Content-Type': 'application/json', ...reply.headers },
   });
 }
 
-/** The drifts seen since the last call (each test's end checks there are none). */
-export function takeDrifts(): ContractDrift[] {
-  return drifts.splice(0);
+function route(endpoint: Endpoint) {
+  const method =
+    endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
+  return { method, url: `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}` } as const;
+}
+
+/** The handler of one endpoint, at the test connection's base URL. */
+export function handle<N extends EndpointName>(name: N, resolve: ContractResolver<N>): HttpHandler {
+  const endpoint: Endpoint = contract[name];
+  const { method, url } = route(endpoint);
+  return http[method](url, async ({ request, params }) => {
+    try {
+      const input = {
+        params: endpoint.params ? parsed(endpoint.params, params, `${name}: the path`) : {},
+        headers: endpoint.headers
+          ? parsed(endpoint.headers, Object.fromEntries(request.headers), `${name}: the headers`)
+          : {},
+        body: await bodyOf(name, endpoint, request),
+        request,
+      } as ContractRequest<N>;
+      return answer(name, endpoint, (await resolve(input)) as AnyReply);
+    } catch (error) {
+      // MSW answers 500; the test fails at its end unless it took the failure.
+      failures.push(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  });
+}
+
+/**
+ * A server without this endpoint answers 404 as for an unknown route. Only an endpoint that
+ * is not core (`seed: false` in the contract) may be missing; every server has the core ones.
+ */
+export function notOffered(name: EndpointName): HttpHandler {
+  const endpoint: Endpoint = contract[name];
+  if (endpoint.seed) throw new ContractDrift(`${name} is a core endpoint: every server offers it`);
+  const { method, url } = route(endpoint);
+  return http[method](url, () =>
+    HttpResponse.json(problemOf('not_found', `Unknown route ${endpoint.method} ${endpoint.path}`), {
+      status: 404,
+      headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
+    }),
+  );
+}
+
+/** The answer to a key that is not valid, revoked or expired (`code`), as the service sends it. */
+export function unauthorized(
+  code: 'api_key_invalid' | 'api_key_revoked' | 'api_key_expired',
+  detail: string = PROBLEM_CODES[code].title,
+): { readonly problem: Problem; readonly headers: HeaderMap } {
+  return {
+    problem: problemOf(code, detail),
+    headers: {
+      'WWW-Authenticate': `Bearer realm="provisioning", error="invalid_token", error_description="${detail}"`,
+    },
+  };
+}
+
+/** What handlers threw since the last call: a test that provokes a drift takes it here. */
+export function takeFailures(): Error[] {
+  return failures.splice(0);
 }
 
 /** The requests the server sees from now until the end of the test. */
@@ -130,17 +185,24 @@ export function recordRequests(server: SetupServer): Request[] {
 }
 
 /**
- * One MSW server for a test file: listening for its tests, with the handlers a test adds
- * dropped after it. A request no handler takes, or a drift from the contract, fails the test.
+ * One MSW server for a test file, listening for its tests; the handlers a test adds are
+ * dropped after it. A request no handler takes, or a handler that threw, fails the test.
  */
 export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
   const server = setupServer(...handlers);
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest(request, print) {
+        failures.push(new Error(`No handler for ${request.method} ${request.url}`));
+        print.error();
+      },
+    }),
+  );
   afterEach(() => {
     server.resetHandlers();
     server.events.removeAllListeners();
-    const drift = takeDrifts().at(0);
-    if (drift) throw drift;
+    const failure = takeFailures().at(0);
+    if (failure) throw failure;
   });
   afterAll(() => server.close());
   return server;

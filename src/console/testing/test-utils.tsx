@@ -1,6 +1,6 @@
 /**
  * Helpers for the console's component tests: a fresh QueryClient with retry off per test,
- * a memory router, a mocked global fetch, and a clean connection after each test.
+ * a memory router, and a clean connection and storage after each test.
  */
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
@@ -11,12 +11,6 @@ import {
   type RouteObject,
 } from 'react-router';
 import { afterEach, vi } from 'vitest';
-import {
-  PROBLEM_CODES,
-  problemOf,
-  PROBLEM_CONTENT_TYPE,
-  type ProblemCode,
-} from '../../contract/problem';
 import type { AuthStatus } from '../../contract/auth-status';
 import { AppProvider } from '../app/provider';
 import { connectionStore } from '../lib/connection';
@@ -29,7 +23,6 @@ afterEach(() => {
   sessionStorage.clear();
   localStorage.clear();
   clearNotices();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 
@@ -50,64 +43,6 @@ export const ADMIN_STATUS: AuthStatus = {
 export function createTestQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
-}
-
-export interface SeenRequest {
-  readonly url: string;
-  readonly method: string;
-  readonly headers: Headers;
-  readonly body: unknown;
-  /** The fetch's cache mode. */
-  readonly cache: RequestCache | undefined;
-}
-
-export type FetchHandler = (request: SeenRequest) => Response | Promise<Response>;
-
-/** Replaces the global fetch; returns the requests it saw. */
-export function mockFetch(handler: FetchHandler): SeenRequest[] {
-  const seen: SeenRequest[] = [];
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const request: SeenRequest = {
-      url: input instanceof Request ? input.url : String(input),
-      method: init.method ?? 'GET',
-      headers: new Headers(init.headers),
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      cache: init.cache,
-    };
-    seen.push(request);
-    return handler(request);
-  });
-  return seen;
-}
-
-export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
-}
-
-export function problemResponse(
-  code: ProblemCode,
-  detail: string,
-  headers: Record<string, string> = {},
-  extra: Parameters<typeof problemOf>[2] = {},
-): Response {
-  const problem = problemOf(code, detail, extra);
-  return new Response(JSON.stringify(problem), {
-    status: problem.status,
-    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...headers },
-  });
-}
-
-/** The answer to a key that is not valid, revoked or expired (`code`), as the service sends it. */
-export function unauthorizedResponse(
-  code: 'api_key_invalid' | 'api_key_revoked' | 'api_key_expired',
-  detail: string = PROBLEM_CODES[code].title,
-): Response {
-  return problemResponse(code, detail, {
-    'WWW-Authenticate': `Bearer realm="provisioning", error="invalid_token", error_description="${detail}"`,
   });
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { configsKeys } from '../../api/config-keys';
 import { routes } from '../../app/routes';
 import type { AuthStatus } from '../../../contract/auth-status';
-import { createConfigServer, type ConfigServer } from '../../testing/config-server';
+import { ConfigServer } from '../../testing/config-server';
 import { setupContractServer } from '../../testing/msw-contract';
 import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
@@ -58,7 +58,7 @@ const EDITOR_STATUS: AuthStatus = {
 const VIEWER_STATUS: AuthStatus = { ...ADMIN_STATUS, role: 'viewer', permissions: ['config:read'] };
 
 function serverWithDraft(status: AuthStatus = ADMIN_STATUS): ConfigServer {
-  const server = createConfigServer({ liveYaml: LIVE_WITH_TEST, status });
+  const server = new ConfigServer({ liveYaml: LIVE_WITH_TEST, status });
   server.add({ id: 'cfg_d', label: 'Dark mode draft', yaml: LIVE_WITH_TEST + DRAFT_TEST });
   return server;
 }
@@ -187,7 +187,7 @@ describe('a test page', () => {
   });
 
   it('says why a start was refused, with the issues of the invalid draft', async () => {
-    const server = createConfigServer({ liveYaml: LIVE_WITH_TEST });
+    const server = new ConfigServer({ liveYaml: LIVE_WITH_TEST });
     server.add({
       id: 'cfg_bad',
       label: 'Broken draft',

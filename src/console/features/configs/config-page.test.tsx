@@ -2,13 +2,13 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
+import { ConfigServer, EDITED_AT, LIVE_YAML } from '../../testing/config-server';
+import { setupContractServer } from '../../testing/msw-contract';
 import { connectForTest, renderRoutes } from '../../testing/test-utils';
 import type { EditorMarker } from '../../editor/editor-types';
 import { textPositions } from '../../editor/markers';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
-import { setupConfigServer } from './testing/config-server';
 import { configsKeys } from '../../api/config-keys';
-import { ConfigStore, EDITED_AT, LIVE_YAML } from './testing/config-store';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
 vi.mock(
@@ -25,10 +25,11 @@ configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => resetFakeEditor());
 
-const api = setupConfigServer();
+const http = setupContractServer();
 
-function open(path: string, server = api.serve()) {
+function open(path: string, server = new ConfigServer()) {
   connectForTest();
+  http.use(...server.handlers);
   const view = renderRoutes(routes, { path });
   return { server, ...view };
 }
@@ -85,7 +86,7 @@ describe('the editor page: saving', () => {
 
     // The request: operations, the summary, no config_id (the live config), If-Match.
     expect(server.edits).toHaveLength(1);
-    const [{ body, ifMatch }] = server.edits as [ConfigStore['edits'][number]];
+    const [{ body, ifMatch }] = server.edits as [ConfigServer['edits'][number]];
     // The live config's ETag: an edit never lands on another config gone live meanwhile.
     expect(ifMatch).toBe('"cfg_live:1"');
     expect(body).toEqual({
@@ -146,7 +147,7 @@ describe('the editor page: saving', () => {
   });
 
   it('saves a draft in place: the server text, its markers, the new revision (Ctrl+S)', async () => {
-    const server = api.serve();
+    const server = new ConfigServer();
     server.add({
       id: 'cfg_d',
       label: 'My draft',
@@ -196,8 +197,8 @@ describe('the editor page: saving', () => {
 });
 
 describe('the editor page: a newer version (412)', () => {
-  function draftServer(): ConfigStore {
-    const server = api.serve();
+  function draftServer(): ConfigServer {
+    const server = new ConfigServer();
     server.add({
       id: 'cfg_d',
       label: 'Shared draft',
@@ -263,7 +264,7 @@ describe('the editor page: around it', () => {
   });
 
   it('publishes a valid draft and moves to the published version', async () => {
-    const server = api.serve();
+    const server = new ConfigServer();
     server.add({
       id: 'cfg_d',
       label: 'Good draft',
@@ -282,7 +283,7 @@ describe('the editor page: around it', () => {
   });
 
   it('says so when the server does not offer the live config', async () => {
-    open('/configs/live', api.serve(new ConfigStore(), { offersConfigs: false }));
+    open('/configs/live', new ConfigServer({ offersConfigs: false }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This server does not offer the live config',
     );

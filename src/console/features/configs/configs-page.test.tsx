@@ -2,9 +2,9 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
+import { ConfigServer, LIVE_YAML } from '../../testing/config-server';
+import { recordRequests, setupContractServer } from '../../testing/msw-contract';
 import { connectForTest, renderRoutes } from '../../testing/test-utils';
-import { setupConfigServer } from './testing/config-server';
-import { ConfigStore, LIVE_YAML } from './testing/config-store';
 
 vi.mock('../../editor/monaco/diff-view', async () => ({
   default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
@@ -13,10 +13,10 @@ vi.mock('../../editor/monaco/diff-view', async () => ({
 // The dialogs' diff is a lazy chunk: its first render takes a while on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
 
-const api = setupConfigServer();
+const http = setupContractServer();
 
-function serverWithVersions(): ConfigStore {
-  const server = new ConfigStore();
+function serverWithVersions(): ConfigServer {
+  const server = new ConfigServer();
   const live = server.get('cfg_live');
   server.add({
     id: 'cfg_old',
@@ -39,10 +39,11 @@ function serverWithVersions(): ConfigStore {
   return server;
 }
 
-function open(server: ConfigStore, options: { offersConfigs?: boolean } = {}) {
+function open(server: ConfigServer) {
   connectForTest();
-  api.serve(server, options);
-  return { ...renderRoutes(routes, { path: '/configs' }), seen: api.seen };
+  http.use(...server.handlers);
+  const seen = recordRequests(http);
+  return { ...renderRoutes(routes, { path: '/configs' }), seen };
 }
 
 describe('the config list', () => {
@@ -97,7 +98,7 @@ describe('the config list', () => {
   });
 
   it('says so when the server does not offer the list', async () => {
-    open(new ConfigStore(), { offersConfigs: false });
+    open(new ConfigServer({ offersConfigs: false }));
     expect(
       await screen.findByText('This server does not offer a list of configs (GET /configs).'),
     ).toBeTruthy();

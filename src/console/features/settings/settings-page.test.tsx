@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../contract/api-keys';
 import type { AuthStatus } from '../../../contract/auth-status';
+import { problemOf } from '../../../contract/problem';
 import { routes } from '../../app/routes';
 import { connectionStore } from '../../lib/connection';
 import {
@@ -11,15 +12,14 @@ import {
   notOffered,
   recordRequests,
   setupContractServer,
+  unauthorized,
 } from '../../testing/msw-contract';
 import {
   ADMIN_STATUS,
   connectForTest,
-  jsonResponse,
   renderRoutes,
   TEST_BASE_URL,
   TEST_KEY,
-  unauthorizedResponse,
 } from '../../testing/test-utils';
 
 const server = setupContractServer();
@@ -61,8 +61,8 @@ async function openSettings() {
 /** A server that knows the admin's key and has no other keys. */
 function adminServer() {
   server.use(
-    handle('getAuthStatus', () => jsonResponse(adminStatus)),
-    handle('listApiKeys', () => jsonResponse([])),
+    handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
+    handle('listApiKeys', () => ({ status: 200, body: [] })),
   );
 }
 
@@ -76,7 +76,7 @@ describe('the settings page: connection', () => {
     ['api_key_revoked', 'That API key was revoked.'],
     ['api_key_expired', 'That API key has expired.'],
   ] as const)('says %s in words and stores nothing', async (code, words) => {
-    server.use(handle('getAuthStatus', () => unauthorizedResponse(code)));
+    server.use(handle('getAuthStatus', () => unauthorized(code)));
     await openSettings();
     await connectWith('sk_wrong_key_0000000000000000000000');
     const alert = await screen.findByRole('alert');
@@ -87,7 +87,8 @@ describe('the settings page: connection', () => {
   });
 
   it('says when the server cannot be reached, and stores nothing', async () => {
-    server.use(handle('getAuthStatus', () => HttpResponse.error()));
+    // Off the contract on purpose: no answer at all.
+    server.use(http.get(`${TEST_BASE_URL}/auth/status`, () => HttpResponse.error()));
     await openSettings();
     await connectWith(TEST_KEY);
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -172,8 +173,8 @@ describe('the settings page: connection', () => {
   it('a 401 on another page sends the person to the settings with the reason', async () => {
     connectForTest();
     server.use(
-      handle('getAuthStatus', () => unauthorizedResponse('api_key_revoked')),
-      handle('listConfigs', () => unauthorizedResponse('api_key_revoked')),
+      handle('getAuthStatus', () => unauthorized('api_key_revoked')),
+      handle('listConfigs', () => unauthorized('api_key_revoked')),
     );
     const { history } = renderRoutes(routes, { path: '/configs' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
@@ -195,14 +196,14 @@ describe('the settings page: API keys', () => {
     ];
     const bodies: unknown[] = [];
     server.use(
-      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
       handle('createApiKey', ({ body }) => {
         const created = keyRecord('key_new1', 'CI', { permissions: ['config:read'] });
         keys = [...keys, created];
         bodies.push(body);
-        return jsonResponse({ ...created, secret: 'sk_secret_shown_once' }, 201);
+        return { status: 201, body: { ...created, secret: 'sk_secret_shown_once' } };
       }),
-      handle('listApiKeys', () => jsonResponse(keys)),
+      handle('listApiKeys', () => ({ status: 200, body: keys })),
     );
     const seen = recordRequests(server);
     await openSettings();
@@ -239,20 +240,19 @@ describe('the settings page: API keys', () => {
     const keys = [keyRecord('key_admin', 'Admin key'), keyRecord('key_other', 'Old laptop')];
     const revoked: string[] = [];
     server.use(
-      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
       handle('revokeApiKey', ({ params }) => {
-        const id = params.id ?? '';
-        revoked.push(id);
-        const key = keys.find((candidate) => candidate.id === id);
-        return jsonResponse({ ...key, revoked_at: '2026-11-22T10:00:00.000Z' });
+        revoked.push(params.id);
+        const key = keys.find((candidate) => candidate.id === params.id);
+        if (!key) return { problem: problemOf('not_found', `No key ${params.id}`) };
+        return { status: 200, body: { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } };
       }),
-      handle('listApiKeys', () =>
-        jsonResponse(
-          keys.map((key) =>
-            revoked.includes(key.id) ? { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } : key,
-          ),
+      handle('listApiKeys', () => ({
+        status: 200,
+        body: keys.map((key) =>
+          revoked.includes(key.id) ? { ...key, revoked_at: '2026-11-22T10:00:00.000Z' } : key,
         ),
-      ),
+      })),
     );
     await openSettings();
     const user = userEvent.setup();
@@ -283,9 +283,9 @@ describe('the settings page: API keys', () => {
 
   it('is hidden when the server does not offer /api-keys', async () => {
     connectForTest();
-    // A server of the seed: /api-keys is not among its routes.
+    // A server with only the core endpoints: /api-keys is not among its routes.
     server.use(
-      handle('getAuthStatus', () => jsonResponse(adminStatus)),
+      handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
       notOffered('listApiKeys'),
     );
     await openSettings();
@@ -297,7 +297,10 @@ describe('the settings page: API keys', () => {
   it('is hidden when the key does not hold api_keys:manage', async () => {
     connectForTest();
     server.use(
-      handle('getAuthStatus', () => jsonResponse({ ...adminStatus, permissions: ['config:read'] })),
+      handle('getAuthStatus', () => ({
+        status: 200,
+        body: { ...adminStatus, permissions: ['config:read'] },
+      })),
     );
     const seen = recordRequests(server);
     await openSettings();

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import { DAY } from '../../../lib/time';
 import { handle, setupContractServer } from '../../../testing/msw-contract';
-import { connectForTest, jsonResponse, renderWithProviders } from '../../../testing/test-utils';
+import { connectForTest, renderWithProviders } from '../../../testing/test-utils';
 import { WhoamiPanel } from './whoami-panel';
 
 const server = setupContractServer();
@@ -12,7 +12,7 @@ const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
 async function renderPanel(status: AuthStatus) {
   connectForTest();
-  server.use(handle('getAuthStatus', () => jsonResponse(status)));
+  server.use(handle('getAuthStatus', () => ({ status: 200, body: status })));
   renderWithProviders(<WhoamiPanel />);
   const panel = screen.getByRole('complementary', { name: 'Who you are' });
   await within(panel).findByText('Organization');
