@@ -19,8 +19,8 @@ import type { OperationsRequest, OperationsResults, ReapplyResult } from './oper
 
 /**
  * Texts as data, re-reading only the items (apps, tests) that changed since the last texts:
- * a save after a small edit of a 10,000-app config reads one app, not 2 MB (quality.md:
- * 100 ms). Texts in another shape are parsed whole.
+ * a save after a small edit of a large config reads one app, not the whole text (its target
+ * is in docs/benchmarks.md). Texts in another shape are parsed whole.
  */
 const reader = new ChunkedConfigReader();
 

@@ -156,7 +156,7 @@ describe('the API client', () => {
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).status).toBe(404);
     expect((error as ApiProblem).detail).toBe('The server answered 404 Not Found.');
-    // A 404 from an endpoint beyond the seed: not offered; from a seed endpoint: not.
+    // A 404 from an endpoint that is not core: not offered; from a core endpoint: not.
     expect(isNotOffered(error)).toBe(true);
     const seedError = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect(isNotOffered(seedError)).toBe(false);

@@ -296,7 +296,7 @@ export async function apiRequest<N extends EndpointName>(
   return (await callApi(name, options)).data;
 }
 
-/** A 404 from an endpoint beyond the seed: this server does not offer it. */
+/** A 404 from an endpoint that is not core (docs/api.md): this server does not offer it. */
 export function isNotOffered(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 404 && !contract[error.endpoint].seed;
 }

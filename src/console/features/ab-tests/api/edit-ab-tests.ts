@@ -1,6 +1,6 @@
 /**
  * `POST /config/edit` for the A/B test forms: `create_ab_test` lands in a draft, a lifecycle
- * step publishes (config.md §3). Either way every view of the configs and tests refreshes.
+ * step publishes (docs/config.md, Operations). Either way every view of the configs and tests refreshes.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigList } from '../../../../contract/configs';

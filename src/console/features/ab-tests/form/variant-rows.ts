@@ -1,6 +1,6 @@
 /**
  * Variants as a form holds them (strings, as typed) and as the contract sends them. The
- * rules mirror the config's (config.md §1–2), so that a person sees a mistake beside its
+ * rules mirror the config's (docs/config.md, Shape and Validation), so that a person sees a mistake beside its
  * field before anything is posted; the server still judges what arrives.
  */
 import { z } from '../../../../contract/zod';

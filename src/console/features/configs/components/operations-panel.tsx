@@ -15,7 +15,10 @@ interface OperationsPanelProps {
   failure: string | null;
 }
 
-/** What Save draft would post: the edit as operations (config.md §4). */
+/**
+ * What Save draft would post: the edit as operations (docs/config.md, From editor text to
+ * operations).
+ */
 export function OperationsPanel({ id, result, identical, failure }: OperationsPanelProps) {
   const titleId = useId();
   return (
