@@ -108,7 +108,7 @@ describe('handlers built from the contract', () => {
     ]);
   });
 
-  it('refuse request headers the endpoint does not take: an If-Match that names no revision', async () => {
+  it('refuse request headers the endpoint does not take (an If-Match naming no revision)', async () => {
     connectForTest();
     server.use(handle('editConfig', () => ({ problem: problemOf('conflict', 'no') })));
     await expect(

@@ -33,7 +33,10 @@ type HeaderMap = Readonly<Record<string, string>>;
 type OutputOf<T, Else> = T extends z.ZodMiniType ? z.output<T> : Else;
 type Responses<N extends EndpointName> = Contract[N]['responses'];
 
-/** What a handler answers: a success the endpoint lists (its body as the schema takes it), or a problem. */
+/**
+ * What a handler answers: a success the endpoint lists (the body as its schema takes it),
+ * or a problem.
+ */
 export type ContractReply<N extends EndpointName> =
   | {
       [S in SuccessStatusOf<Contract[N]>]: Responses<N>[S] extends z.ZodMiniType
@@ -51,7 +54,7 @@ export interface ContractRequest<N extends EndpointName> {
   readonly params: OutputOf<Contract[N] extends { params: infer P } ? P : undefined, object>;
   /** Lower-case names, parsed with the endpoint's header schema. */
   readonly headers: OutputOf<Contract[N] extends { headers: infer H } ? H : undefined, object>;
-  /** Parsed with the endpoint's request schema (undefined: the endpoint takes none, or none was sent where it may be left out). */
+  /** Parsed with the request schema (undefined: none, where the endpoint may go without). */
   readonly body: OutputOf<Contract[N] extends { body: infer B } ? B : undefined, undefined>;
   readonly request: Request;
 }
