@@ -46,7 +46,7 @@ export interface AppOptions {
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
 
-/** Log fields that may carry a secret, never written (quality.md). */
+/** Log fields that may carry a secret (an API key's secret): never written. */
 export const REDACTED_LOG_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
