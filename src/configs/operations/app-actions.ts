@@ -22,7 +22,7 @@ export function createApp(context: ApplyContext, item: Item): void {
 export function updateApp(context: ApplyContext, item: Item): void {
   const id = requireId(item);
   const app = context.list('apps').find(id);
-  if (!app) throw refuse.missing('app.not_found', `There is no app with the id "${id}"`);
+  if (!app) throw refuse.notFound('app.not_found', `There is no app with the id "${id}"`);
   for (const [field, value] of Object.entries(item)) {
     if (field === 'id') continue;
     if (field === 'settings' && isPlainObject(value)) {
@@ -66,7 +66,7 @@ export function deleteApp(context: ApplyContext, item: Item): void {
   const id = requireId(item);
   const apps = context.list('apps');
   const app = apps.find(id);
-  if (!app) throw refuse.missing('app.not_found', `There is no app with the id "${id}"`);
+  if (!app) throw refuse.notFound('app.not_found', `There is no app with the id "${id}"`);
   const runningTest = context
     .list('ab_tests')
     .entries()
@@ -75,7 +75,7 @@ export function deleteApp(context: ApplyContext, item: Item): void {
     );
   if (runningTest) {
     const testId = field(context, runningTest.map, 'id') ?? `#${runningTest.index}`;
-    throw refuse.conflict(
+    throw refuse.notAllowed(
       'app.in_running_test',
       `The app "${id}" cannot be deleted while the A/B test "${testId}" is running on it`,
     );
