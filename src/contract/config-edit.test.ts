@@ -26,8 +26,8 @@ const createApps = (count: number, prefix = 'app'): Operation => ({
   create_app: Array.from({ length: count }, (_, index) => app(`${prefix}-${index}`)),
 });
 
-describe('the seed shapes', () => {
-  it('parses a config edit request with create_app (seed 2.2)', () => {
+describe('the request and result shapes', () => {
+  it('parses a config edit request with create_app', () => {
     const request = {
       config_id: 'cfg_123',
       summary: 'Add checkout',
@@ -263,7 +263,7 @@ describe('malformed requests are refused with the path of what is wrong', () => 
   });
 });
 
-describe('limits (api.md §6)', () => {
+describe('limits', () => {
   it(`takes exactly ${MAX_OPERATIONS} operations and refuses one more`, () => {
     const ops = Array.from({ length: MAX_OPERATIONS }, (_, index) => createApps(1, `a${index}`));
     accepts({ summary: 's', operations: ops });

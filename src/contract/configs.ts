@@ -1,5 +1,5 @@
 /**
- * Config records beyond the seed (api.md §5): the list, one config with its text and report,
+ * Config records: the list, one config with its text and report,
  * publish, history, and the health probe.
  */
 import { described, wholeNumber, z } from './zod';

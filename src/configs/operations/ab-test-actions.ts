@@ -1,5 +1,5 @@
 /**
- * A/B test actions (config.md §3): `create_ab_test` lands in a draft like an ordinary edit;
+ * A/B test actions: `create_ab_test` lands in a draft like an ordinary edit;
  * the lifecycle steps move a test along this table and their result is published.
  *
  *   update_ab_test   draft (description, variants), running (description only)

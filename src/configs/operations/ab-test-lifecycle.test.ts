@@ -1,5 +1,5 @@
 /**
- * A/B test actions (config.md §3): create_ab_test, the lifecycle steps and their table of
+ * A/B test actions: create_ab_test, the lifecycle steps and their table of
  * allowed statuses, and their refusals.
  */
 import { describe, expect, it } from 'vitest';
@@ -367,7 +367,7 @@ describe('every lifecycle action', () => {
 });
 
 describe('the lifecycle transitions table', () => {
-  /** config.md §3, written out independently of the applier's own table. */
+  /** The documented table, written out independently of the applier's own. */
   const SPEC: Record<LifecycleAction, readonly AbTestStatus[]> = {
     update_ab_test: ['draft', 'running'],
     start_ab_test: ['draft'],
@@ -376,7 +376,7 @@ describe('the lifecycle transitions table', () => {
     delete_ab_test: ['draft', 'ended', 'promoted'],
   };
 
-  it('is the table of config.md §3 and covers every lifecycle action', () => {
+  it('is the documented table and covers every lifecycle action', () => {
     expect(LIFECYCLE_TRANSITIONS).toEqual(SPEC);
     expect(Object.keys(LIFECYCLE_TRANSITIONS).sort()).toEqual([...LIFECYCLE_ACTIONS].sort());
   });

@@ -1,5 +1,5 @@
 /**
- * `create_app`, `update_app`, `delete_app` (config.md §3). Values are written as given;
+ * `create_app`, `update_app`, `delete_app`. Values are written as given;
  * validation judges them afterwards.
  */
 import { isMap, isNode, type YAMLMap } from 'yaml';
@@ -34,7 +34,7 @@ export function updateApp(context: ApplyContext, item: Item): void {
   }
 }
 
-/** In `settings`, a null value removes that key; other keys are set (config.md §3). */
+/** In `settings`, a null value removes that key; other keys are set. */
 function updateSettings(
   context: ApplyContext,
   app: YAMLMap,

@@ -1,5 +1,5 @@
 /**
- * The operations applier (config.md §3): app actions, set / unset, refusals, all-or-nothing,
+ * The operations applier: app actions, set / unset, refusals, all-or-nothing,
  * comments of untouched parts, applied paths and a size sanity check. The A/B test actions
  * and the lifecycle table are in ab-test-lifecycle.test.ts.
  */

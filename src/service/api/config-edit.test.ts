@@ -651,3 +651,89 @@ describe('If-Match', () => {
     },
   );
 });
+
+describe('the whole answer to a refused edit', () => {
+  const problem = (type: string, title: string, status: number, detail: string) => ({
+    type: `urn:provisioning:problem:${type}`,
+    title,
+    status,
+    detail,
+    code: type,
+  });
+  const refusedItem = (code: string, title: string, status: number, path: string, why: string) => ({
+    ...problem(code, title, status, `${path}: ${why}`),
+    errors: [{ path, message: `${path}: ${why}` }],
+  });
+
+  it('is the same status, code, title, detail and errors for every kind of refusal', async () => {
+    const answers = async (body: unknown, headers?: Record<string, string>) =>
+      (await edit(service, admin, body, headers)).json() as unknown;
+    expect(
+      await answers({ operations: [{ update_ab_test: [{ id: 'onboarding', app: 'checkout' }] }] }),
+    ).toEqual(
+      refusedItem(
+        'operation.invalid_item',
+        'The request is malformed',
+        400,
+        '/operations/0/update_ab_test/0',
+        'update_ab_test changes only description and variants, not app',
+      ),
+    );
+    expect(await answers({ operations: [CREATE_APP('checkout')], summary: 's' })).toEqual(
+      refusedItem(
+        'app.id_taken',
+        'The operation cannot apply now',
+        409,
+        '/operations/0/create_app/0',
+        'An app with the id "checkout" already exists',
+      ),
+    );
+    expect(await answers({ operations: [{ end_ab_test: [{ id: 'onboarding' }] }] })).toEqual(
+      refusedItem(
+        'ab_test.invalid_transition',
+        'The operation cannot apply now',
+        409,
+        '/operations/0/end_ab_test/0',
+        'end_ab_test is not allowed for A/B test "onboarding" while it is draft; allowed from: running',
+      ),
+    );
+    expect(await answers({ operations: [{ delete_app: [{ id: 'nope' }] }], summary: 's' })).toEqual(
+      refusedItem(
+        'app.not_found',
+        'The operation names something that does not exist',
+        422,
+        '/operations/0/delete_app/0',
+        'There is no app with the id "nope"',
+      ),
+    );
+    expect(
+      await answers({ operations: [CREATE_APP('a')], config_id: 'cfg_NOPE', summary: 's' }),
+    ).toEqual(
+      problem('not_found', 'Not found', 404, 'The config cfg_NOPE was not found in this account'),
+    );
+    const live = service.account.live_config_id;
+    expect(
+      await answers({ operations: [CREATE_APP('a')], summary: 's' }, { 'if-match': '"7"' }),
+    ).toEqual(
+      problem(
+        'precondition_failed',
+        'The config has changed',
+        412,
+        `The config ${live} is at revision 1, not 7: reload it and apply the edit again`,
+      ),
+    );
+    expect(
+      await answers(
+        { operations: [CREATE_APP('a')], summary: 's' },
+        { 'if-match': etagOf('cfg_OTHER', 1) },
+      ),
+    ).toEqual(
+      problem(
+        'precondition_failed',
+        'The config has changed',
+        412,
+        `The target is the config ${live}, not cfg_OTHER: reload it and apply the edit again`,
+      ),
+    );
+  });
+});
