@@ -60,7 +60,8 @@ describe('applyEdit', () => {
       kind: 'refused',
       refusal: { kind: 'conflict', code: 'app.id_taken' },
     });
-    const bad = [{ set: [{ path: '/apps/0/name' }] }];
+    // Malformed on purpose: the contract refuses it first; the applier must too.
+    const bad = [{ set: [{ path: '/apps/0/name' }] }] as unknown as Operation[];
     expect(applyEdit({ parsed: parseConfig(largeConfigText(3)) }, bad, OPTIONS)).toMatchObject({
       kind: 'refused',
       refusal: { kind: 'invalid_operation', code: 'operation.invalid_item' },
