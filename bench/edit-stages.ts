@@ -5,15 +5,10 @@
  * (median of runs after warm-up, milliseconds). Run with `npx tsx bench/edit-stages.ts`.
  * Timings are printed, never asserted; docs/benchmarks.md keeps the figures.
  */
-import {
-  applyOperations,
-  EditChanges,
-  editBaseOf,
-  parseConfig,
-  parseEdited,
-  validateEdited,
-  writeEdited,
-} from '../src/configs';
+import { applyOperations, EditChanges, parseConfig, type EditableConfig } from '../src/configs';
+import { editBaseOf, parseEdited } from '../src/configs/incremental-parse';
+import { writeEdited } from '../src/configs/incremental-stringify';
+import { validateEdited } from '../src/configs/validation/validate-edited';
 import { largeConfigText } from '../src/configs/testing/large-config';
 
 const WARM_UP = 5;
@@ -26,24 +21,27 @@ function median(values: number[]): number {
 
 const rows: Record<string, number>[] = [];
 for (const apps of [1_000, 10_000]) {
-  let parsed = parseConfig(largeConfigText(apps));
+  let config: EditableConfig = { parsed: parseConfig(largeConfigText(apps)) };
   const stages = ['base', 'apply', 'write', 'parse', 'validate', 'edit'] as const;
   const samples = Object.fromEntries(stages.map((stage) => [stage, [] as number[]]));
   for (let run = 0; run < WARM_UP + RUNS; run++) {
     const times = [performance.now()];
-    const base = editBaseOf(parsed);
+    // The steps of applyEdit (src/configs/edit.ts), timed one by one.
+    const { document } = config.parsed;
+    const base = editBaseOf(config.parsed, config.written);
     times.push(performance.now());
     const changes = new EditChanges();
     const operations = [{ update_app: [{ id: 'app-5', name: `Bench name ${run}` }] }];
-    if (!applyOperations(parsed.document, operations, { changes }).ok) throw new Error('refused');
+    if (!applyOperations(document, operations, { changes }).ok) throw new Error('refused');
     times.push(performance.now());
-    const yaml = writeEdited(base, parsed.document, changes);
+    const { text, written } = writeEdited(base?.write, document, changes);
     times.push(performance.now());
-    const next = parseEdited(base, parsed.document, yaml, changes);
+    const next = parseEdited(base, document, text, changes);
     times.push(performance.now());
-    validateEdited(next);
+    const previous = next.reusedItemsUnchanged ? config.findings : undefined;
+    const { findings } = validateEdited(next.parsed, undefined, previous);
     times.push(performance.now());
-    parsed = next;
+    config = { parsed: next.parsed, written, findings };
     if (run < WARM_UP) continue;
     stages.slice(0, -1).forEach((stage, at) => {
       samples[stage]?.push((times[at + 1] as number) - (times[at] as number));

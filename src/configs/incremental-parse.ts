@@ -1,28 +1,7 @@
 /**
- * The parsed config of an edited document's text without parsing the whole text again.
- *
- * An edit applies operations to a parsed document in place and writes it back to text; the
- * validation report needs every node's source range in that new text, which a parse of the
- * whole text gives (about 180 ms on 1,000 apps, 2 s on 10,000). But an edit changes a few
- * items of a top-level block list (`apps`, `ab_tests`), and the text around them is the
- * same as before. So: find the one stretch of items the new text differs in, parse those
- * items again (with one unchanged item on each side, so comments attach as in the whole
- * text), put them in the document in place of the edited ones, and move the ranges of
- * everything after them by the change in length.
- *
- * It answers only when that is certain to give what `parseConfig(text)` gives: the same
- * nodes, comments, blank lines and ranges. Anything else (a change outside one list's
- * inner items, a node the operations created or replaced outside the stretch, anchors or
- * aliases in it, directives or document markers, a parse error) gives `undefined`, and the
- * caller parses the whole text. A property test holds it equal to the whole parse over
- * random configs, comments and operation sequences.
- *
- * That nothing outside the stretch changed is known from what the operations noted
- * (`EditChanges`): no change elsewhere, none in another list, no item changed in place
- * outside the stretch, in a document without anchors or aliases. Then only the ranges
- * after the stretch are moved, and the parsed config is marked as edited from the one
- * before (`takeEditedFrom`), which lets validation keep what it found in the unchanged items.
- * Without that note, every node is walked to check it kept its range, as before.
+ * The parsed config of an edited document's text without parsing it whole: the list items
+ * the text changed in are parsed again and the ranges after them moved; anything it cannot
+ * be sure of gives undefined, and the caller parses the whole text (docs/architecture.md).
  */
 import {
   isCollection,
@@ -37,7 +16,7 @@ import {
   type Node,
   type YAMLSeq,
 } from 'yaml';
-import { writeBaseOf, type WriteBase } from './incremental-stringify';
+import { writeBaseOf, type WriteBase, type WrittenText } from './incremental-stringify';
 import type { EditChanges } from './operations/edit-changes';
 import { parseConfig, YAML_PARSE_OPTIONS, type ParsedConfig } from './parse';
 import {
@@ -53,23 +32,22 @@ const DASH = 0x2d;
 
 /** What an edit needs to know about the document before operations change it. */
 export interface EditBase {
-  /** The parsed config taken over by the edit. */
-  readonly parsed: ParsedConfig;
   /** The text the document was parsed from (its ranges are offsets into it). */
   readonly text: string;
   /** No anchors or aliases: an item's nodes are its own, so changes noted by item hold. */
   readonly anchorFree: boolean;
   /** The items of each top-level block list, as they were. */
   readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
-  /** What writing the edited document back to text needs (src/configs/incremental-stringify.ts). */
+  /** What writing the edited document back to text needs (incremental-stringify.ts). */
   readonly write?: WriteBase;
 }
 
 /**
- * Takes note of the document's lists before operations change it in place; undefined when
- * the document is not one the incremental parse can follow (syntax errors, not a mapping).
+ * Takes note of the document's lists before operations change it in place (`written`: what
+ * the last edit wrote for it, if any); undefined when the document is not one the
+ * incremental parse can follow (syntax errors, not a mapping).
  */
-export function editBaseOf(parsed: ParsedConfig): EditBase | undefined {
+export function editBaseOf(parsed: ParsedConfig, written?: WrittenText): EditBase | undefined {
   if (parsed.syntaxIssues.length > 0 || parsed.document.errors.length > 0) return undefined;
   const root = parsed.document.contents;
   if (!isCollection(root) || isSeq(root) || root.flow) return undefined;
@@ -78,27 +56,21 @@ export function editBaseOf(parsed: ParsedConfig): EditBase | undefined {
     if (isSeq(pair.value) && !pair.value.flow) lists.set(pair.value, [...pair.value.items]);
   }
   return {
-    parsed,
     text: parsed.text,
     anchorFree: !mayHoldAnchors(parsed.document, parsed.text),
     lists,
-    write: writeBaseOf(parsed),
+    write: writeBaseOf(parsed, written),
   };
 }
 
-/** Parsed configs the incremental parse made knowing what changed, and their predecessor. */
-const editedFromMap = new WeakMap<ParsedConfig, ParsedConfig>();
-
-/**
- * The parsed config that `parsed` was made from by an edit, when every list item of
- * `parsed` that was also one of it is known unchanged since: the same node, subtree and
- * text (its ranges moved with the text). Undefined for a whole parse. The link is used up,
- * so that edit after edit does not hold every earlier parsed config in memory.
- */
-export function takeEditedFrom(parsed: ParsedConfig): ParsedConfig | undefined {
-  const before = editedFromMap.get(parsed);
-  editedFromMap.delete(parsed);
-  return before;
+/** A parsed config an edit made, and whether its reused list items are known unchanged. */
+export interface EditedParse {
+  readonly parsed: ParsedConfig;
+  /**
+   * Every list item that is the same node as before the edit is unchanged since: the same
+   * subtree and text, its ranges moved with the text. False for a whole parse.
+   */
+  readonly reusedItemsUnchanged: boolean;
 }
 
 /**
@@ -112,8 +84,13 @@ export function parseEdited(
   document: Document.Parsed,
   text: string,
   changes?: EditChanges,
-): ParsedConfig {
-  return (base && parseIncrementally(base, document, text, changes)) ?? parseConfig(text);
+): EditedParse {
+  return (
+    (base && parseIncrementally(base, document, text, changes)) ?? {
+      parsed: parseConfig(text),
+      reusedItemsUnchanged: false,
+    }
+  );
 }
 
 /** The incremental parse alone, or undefined when only a whole parse is certain. */
@@ -122,7 +99,7 @@ export function parseIncrementally(
   document: Document.Parsed,
   text: string,
   changes?: EditChanges,
-): ParsedConfig | undefined {
+): EditedParse | undefined {
   const old = base.text;
   if (
     hasDirectivesOrMarkers(old) ||
@@ -159,8 +136,7 @@ export function parseIncrementally(
   }
   if (window) window.seq.items.splice(window.from, window.replaced, ...window.fresh);
   const parsed = { text, document, lineCounter: lineCounterOf(text), syntaxIssues: [] };
-  if (known) editedFromMap.set(parsed, base.parsed);
-  return parsed;
+  return { parsed, reusedItemsUnchanged: known };
 }
 
 /**

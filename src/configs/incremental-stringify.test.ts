@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { editBaseOf, parseEdited } from './incremental-parse';
-import { writeEdited, writeIncrementally } from './incremental-stringify';
+import { writeEdited, writeIncrementally, type WrittenText } from './incremental-stringify';
 import { applyOperations } from './operations/apply-operations';
 import { EditChanges } from './operations/edit-changes';
 import { parseConfig, stringifyConfig, type ParsedConfig } from './parse';
@@ -31,9 +31,15 @@ const configTextsArb = fc.oneof(
     .filter((text) => parseConfig(text).syntaxIssues.length === 0),
 );
 
+/** A parsed config and what was last written for it, as the service holds them. */
+interface Held {
+  readonly parsed: ParsedConfig;
+  readonly written?: WrittenText | undefined;
+}
+
 /** One edit as the service makes it; `spliced` is what the fast path answered. */
-function edit(parsed: ParsedConfig, operations: Parameters<typeof applyOperations>[1]) {
-  const base = editBaseOf(parsed);
+function edit({ parsed, written }: Held, operations: Parameters<typeof applyOperations>[1]) {
+  const base = editBaseOf(parsed, written);
   const changes = new EditChanges();
   const applied = applyOperations(parsed.document, operations, { now: NOW, changes });
   if (!applied.ok) return undefined;
@@ -41,11 +47,14 @@ function edit(parsed: ParsedConfig, operations: Parameters<typeof applyOperation
   const spliced = base?.write
     ? writeIncrementally(base.write, parsed.document, changes)
     : undefined;
-  const yaml = writeEdited(base, parsed.document, changes);
+  const { text: yaml, written: note } = writeEdited(base?.write, parsed.document, changes);
   // `noted`: the document is known to write to its text (not the first edit after a parse
   // of stored text or of the whole text), so the splice may answer.
   const noted = base?.write !== undefined;
-  const next = parseEdited(base, parsed.document, yaml, changes);
+  const next: Held = {
+    parsed: parseEdited(base, parsed.document, yaml, changes).parsed,
+    written: note,
+  };
   return { expected, spliced, noted, yaml, next };
 }
 
@@ -56,12 +65,12 @@ describe('writeEdited', () => {
     let edits = 0;
     fc.assert(
       fc.property(configTextsArb, requestsArb, (text, requests) => {
-        let parsed = parseConfig(text);
+        let config: Held = { parsed: parseConfig(text) };
         for (const operations of requests) {
-          const outcome = edit(parsed, operations);
+          const outcome = edit(config, operations);
           if (!outcome) {
             // A refused edit leaves its document out, as the service does.
-            parsed = parseConfig(parsed.text);
+            config = { parsed: parseConfig(config.parsed.text) };
             continue;
           }
           edits += 1;
@@ -71,7 +80,7 @@ describe('writeEdited', () => {
             expect(outcome.spliced).toBe(outcome.expected);
           }
           expect(outcome.yaml).toBe(outcome.expected);
-          parsed = outcome.next;
+          config = outcome.next;
         }
       }),
       { numRuns: 300 },
@@ -95,11 +104,11 @@ describe('writeEdited', () => {
         textsArb,
         fc.array(appEditArb, { minLength: 3, maxLength: 8 }),
         (text, operations) => {
-          let parsed = parseConfig(text);
+          let config: Held = { parsed: parseConfig(text) };
           for (const operation of operations) {
-            const outcome = edit(parsed, [operation]);
+            const outcome = edit(config, [operation]);
             if (!outcome) {
-              parsed = parseConfig(parsed.text);
+              config = { parsed: parseConfig(config.parsed.text) };
               continue;
             }
             edits += 1;
@@ -107,7 +116,7 @@ describe('writeEdited', () => {
             if (outcome.spliced !== undefined) spliced += 1;
             expect(outcome.spliced ?? outcome.expected).toBe(outcome.expected);
             expect(outcome.yaml).toBe(outcome.expected);
-            parsed = outcome.next;
+            config = outcome.next;
           }
         },
       ),
@@ -121,12 +130,12 @@ describe('writeEdited', () => {
   }, 240_000);
 
   it('splices the bench edit: one app in the middle of 1,000, edit after edit', () => {
-    let parsed = parseConfig(largeConfigText(1000));
+    let config: Held = { parsed: parseConfig(largeConfigText(1000)) };
     const platforms = ['desktop', 'web', 'ios'];
     const outcomes = platforms.map((platform, at) => {
-      const outcome = edit(parsed, [{ update_app: [{ id: `app-${500 + at}`, platform }] }]);
+      const outcome = edit(config, [{ update_app: [{ id: `app-${500 + at}`, platform }] }]);
       if (!outcome) throw new Error('the edit was refused');
-      parsed = outcome.next;
+      config = outcome.next;
       return outcome;
     });
     // The first edit of a document parsed from stored text writes it whole; the next ones
@@ -139,11 +148,11 @@ describe('writeEdited', () => {
   });
 
   it('writes the whole document when the edit is outside the lists', () => {
-    let parsed = parseConfig(`${largeConfigText(5)}owner: me\n`);
-    const first = edit(parsed, [{ update_app: [{ id: 'app-2', platform: 'web' }] }]);
+    let config: Held = { parsed: parseConfig(`${largeConfigText(5)}owner: me\n`) };
+    const first = edit(config, [{ update_app: [{ id: 'app-2', platform: 'web' }] }]);
     expect(first).toBeDefined();
-    parsed = (first as NonNullable<typeof first>).next;
-    const second = edit(parsed, [{ set: [{ path: '/owner', value: 'you' }] }]);
+    config = (first as NonNullable<typeof first>).next;
+    const second = edit(config, [{ set: [{ path: '/owner', value: 'you' }] }]);
     expect(second?.spliced).toBeUndefined();
     expect(second?.yaml).toBe(second?.expected);
     expect(second?.yaml).toContain('owner: you\n');

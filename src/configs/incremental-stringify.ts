@@ -1,37 +1,7 @@
 /**
- * The text of an edited document without stringifying the whole document again.
- *
- * `stringifyConfig` writes every node (about 135 ms of a one-app edit on 1,000 apps), but
- * an edit changes a few items of a top-level block list (`apps`, `ab_tests`). The `yaml`
- * stringifier writes such a list item by item: each item's lines (blank line, comment
- * before, `- ` and the item) depend only on the item, the list's indentation and whether
- * the item before it ended in a kept block scalar (`|+`). So when the document's text is
- * known to be what `stringifyConfig` wrote for it, and the operations changed only one
- * stretch of one list's items, the new text is the old one with that stretch replaced by
- * what the stringifier writes for the new items between their unchanged neighbours.
- *
- * How it is made sure of:
- * - What the operations changed comes from the operations themselves (`EditChanges`,
- *   filled by `applyOperations`): the items changed in place, the lists that had items
- *   added, removed or replaced, and whether anything else changed. The items of a list
- *   that are not the ones of before (by identity) or were changed in place make the
- *   stretch; it must be in one list, with an unchanged item on each side, and nothing else
- *   may have changed. (A property test holds that the operations change nothing they do
- *   not note: src/configs/operations/edit-changes.test.ts.)
- * - The document must be one whose text `stringifyConfig` wrote: `writeEdited` notes each
- *   document it writes; the parse after it (`parseEdited`) may swap the written items for
- *   ones parsed from the text, so at the next edit those are written again in place of
- *   the noted ones, and must give the same text. A document parsed from stored text has no
- *   note: its first edit stringifies the whole document.
- * - The new items are written by `yaml` itself, in a small document that puts them at the
- *   list's indentation (the value of a key of the root mapping) between the two unchanged
- *   neighbours; the text from the first neighbour's dash line to the second's is cut out
- *   of that and put in place of the same lines of the old text.
- * - Anchors, aliases, non-node values, directives and document markers: whole stringify.
- *   Without them, what the stringifier shares between items (its context's anchor set,
- *   `indentAtStart`) is read only to fold lines by column, which `lineWidth: 0` turns off.
- * A property test holds the result equal to `stringifyConfig` over random configs,
- * comments and operation sequences (src/configs/incremental-stringify.test.ts).
+ * The text of an edited document without stringifying it whole: when the operations changed
+ * one stretch of one top-level list, `yaml` writes those items between their unchanged
+ * neighbours and that is spliced into the previous text (docs/architecture.md).
  */
 import {
   Document,
@@ -63,59 +33,57 @@ export interface WriteBase {
   readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
 }
 
-interface Written {
+/** A text `writeEdited` wrote, and the items of the document's lists when it did. */
+export interface WrittenText {
   readonly text: string;
-  /** The items of each top-level block list when the text was written. */
   readonly lists: ReadonlyMap<YAMLSeq, readonly unknown[]>;
 }
 
-/** Documents whose text `writeEdited` wrote, with what it wrote. */
-const written = new WeakMap<Document, Written>();
-
 /**
- * Takes note of a document's lists before operations change it in place; undefined when
- * its text is not known to be what `stringifyConfig` writes for it (then the edit writes
- * it whole). The note of the document is used up either way.
+ * Takes note of a document's lists before operations change it in place, given what was
+ * last written for it; undefined when its text is not known to be what `stringifyConfig`
+ * writes for it (then the edit writes it whole).
  */
-export function writeBaseOf(parsed: ParsedConfig): WriteBase | undefined {
+export function writeBaseOf(
+  parsed: ParsedConfig,
+  written: WrittenText | undefined,
+): WriteBase | undefined {
   const { document, text } = parsed;
-  const note = written.get(document);
-  written.delete(document);
   if (
-    !note ||
-    note.text !== text ||
+    !written ||
+    written.text !== text ||
     hasDirectivesOrMarkers(text) ||
     mayHoldAnchors(document, text)
   ) {
     return undefined;
   }
   const lists = blockListsOf(document);
-  if (!lists || lists.length !== note.lists.size) return undefined;
+  if (!lists || lists.length !== written.lists.size) return undefined;
   for (const seq of lists) {
-    const before = note.lists.get(seq);
+    const before = written.lists.get(seq);
     if (!before || !sameWriting(document, before, seq.items)) return undefined;
   }
-  return { text, lists: new Map(lists.map((seq) => [seq, [...seq.items]])) };
+  return { text, lists: listItems(lists) };
 }
 
 /**
  * `stringifyConfig(document)`, for a document changed in place since `base` was taken by
  * operations that noted what they changed in `changes`: the old text with the changed
  * items written again when that is certain to give the same text, else the whole document
- * written. Notes the document as written to the result.
+ * written. Returns the text with the note the next edit's `writeBaseOf` needs.
  */
 export function writeEdited(
-  base: { readonly write?: WriteBase } | undefined,
+  base: WriteBase | undefined,
   document: Document,
-  changes?: EditChanges,
-): string {
-  const text =
-    (base?.write && changes && writeIncrementally(base.write, document, changes)) ??
-    stringifyConfig(document);
+  changes: EditChanges,
+): { readonly text: string; readonly written: WrittenText | undefined } {
+  const text = (base && writeIncrementally(base, document, changes)) ?? stringifyConfig(document);
   const lists = blockListsOf(document);
-  if (lists)
-    written.set(document, { text, lists: new Map(lists.map((seq) => [seq, [...seq.items]])) });
-  return text;
+  return { text, written: lists && { text, lists: listItems(lists) } };
+}
+
+function listItems(lists: readonly YAMLSeq[]): Map<YAMLSeq, readonly unknown[]> {
+  return new Map(lists.map((seq) => [seq, [...seq.items]]));
 }
 
 /** The splice alone, or undefined when only writing the whole document is certain. */

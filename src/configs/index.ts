@@ -17,8 +17,13 @@ export {
   editorTextToOperations,
   type EditorOperationsResult,
 } from './editor-operations';
-export { editBaseOf, parseEdited, parseIncrementally, type EditBase } from './incremental-parse';
-export { writeEdited } from './incremental-stringify';
+export {
+  applyEdit,
+  type AppliedEdit,
+  type EditableConfig,
+  type EditOptions,
+  type EditResult,
+} from './edit';
 export { isArrayIndexToken, parsePointer, toPointer, type PathSegment } from './json-pointer';
 export {
   applyOperations,
@@ -26,7 +31,7 @@ export {
   type ApplyResult,
 } from './operations/apply-operations';
 export { EditChanges } from './operations/edit-changes';
-export type { OperationRefusal, RefusalStatus } from './operations/refusal';
+export type { OperationRefusal, RefusalKind } from './operations/refusal';
 export {
   configData,
   normalizeLineEnds,
@@ -41,4 +46,3 @@ export {
 } from './parse';
 export { compareIssues } from './validation/issue-collector';
 export { validateConfigText, validateParsedConfig } from './validation/validate';
-export { validateEdited } from './validation/validate-edited';

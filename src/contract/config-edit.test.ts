@@ -26,7 +26,7 @@ const createApps = (count: number, prefix = 'app'): Operation => ({
   create_app: Array.from({ length: count }, (_, index) => app(`${prefix}-${index}`)),
 });
 
-describe('the core shapes', () => {
+describe('the request and result shapes', () => {
   it('parses a config edit request with create_app', () => {
     const request = {
       config_id: 'cfg_123',

@@ -1,5 +1,5 @@
 /**
- * A/B test actions (config.md §3): `create_ab_test` lands in a draft like an ordinary edit;
+ * A/B test actions: `create_ab_test` lands in a draft like an ordinary edit;
  * the lifecycle steps move a test along this table and their result is published.
  *
  *   update_ab_test   draft (description, variants), running (description only)
@@ -49,7 +49,7 @@ export function updateAbTest(context: ApplyContext, item: Item): void {
     );
   }
   if ('variants' in item && status !== 'draft') {
-    throw refuse.conflict(
+    throw refuse.notAllowed(
       'ab_test.invalid_transition',
       `The variants of A/B test "${test.id}" cannot change while it is ${status}; only its description can`,
     );
@@ -98,7 +98,7 @@ export function promoteAbTest(context: ApplyContext, item: Item): void {
     (map) => field(context, map, 'id') === variantId,
   );
   if (!variant) {
-    throw refuse.missing(
+    throw refuse.notFound(
       'ab_test.unknown_variant',
       `A/B test "${test.id}" has no variant "${variantId}"`,
     );
@@ -106,7 +106,7 @@ export function promoteAbTest(context: ApplyContext, item: Item): void {
   const appId = field(context, test.map, 'app');
   const app = appId === undefined ? undefined : context.list('apps').find(appId);
   if (!app) {
-    throw refuse.missing(
+    throw refuse.notFound(
       'app.not_found',
       `The app "${appId ?? ''}" of A/B test "${test.id}" does not exist`,
     );
@@ -157,7 +157,8 @@ interface TestEntry extends ListEntry {
 function findTest(context: ApplyContext, item: Item): TestEntry {
   const id = requireId(item);
   const entry = context.list('ab_tests').find(id);
-  if (!entry) throw refuse.missing('ab_test.not_found', `There is no A/B test with the id "${id}"`);
+  if (!entry)
+    throw refuse.notFound('ab_test.not_found', `There is no A/B test with the id "${id}"`);
   return { ...entry, id };
 }
 
@@ -170,7 +171,7 @@ function stepAllowed(
   const status = field(context, test.map, 'status');
   const allowed = LIFECYCLE_TRANSITIONS[action];
   if (!allowed.includes(status as AbTestStatus)) {
-    throw refuse.conflict(
+    throw refuse.notAllowed(
       'ab_test.invalid_transition',
       `${action} is not allowed for A/B test "${test.id}" while it is ${status ?? 'without a status'}; allowed from: ${allowed.join(', ')}`,
     );

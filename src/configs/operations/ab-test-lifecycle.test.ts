@@ -1,5 +1,5 @@
 /**
- * A/B test actions (config.md §3): create_ab_test, the lifecycle steps and their table of
+ * A/B test actions: create_ab_test, the lifecycle steps and their table of
  * allowed statuses, and their refusals.
  */
 import { describe, expect, it } from 'vitest';
@@ -133,7 +133,7 @@ describe('create_ab_test', () => {
       },
     ]);
     expect(refusal).toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'ab_test.id_taken',
       operationIndex: 1,
       itemIndex: 1,
@@ -146,7 +146,7 @@ describe('create_ab_test', () => {
   it('refuses an item without a string id (400)', () => {
     expect(
       refused(APPS, [{ create_ab_test: [{ app: 'checkout', variants: VARIANTS }] }]),
-    ).toMatchObject({ status: 400, code: 'operation.invalid_item' });
+    ).toMatchObject({ kind: 'invalid_operation', code: 'operation.invalid_item' });
   });
 });
 
@@ -187,7 +187,7 @@ describe('update_ab_test', () => {
       { update_ab_test: [{ id: 'bigger-button', variants: VARIANTS }] },
     ]);
     expect(refusal).toMatchObject({
-      status: 409,
+      kind: 'not_allowed_in_state',
       code: 'ab_test.invalid_transition',
       operationIndex: 1,
       itemIndex: 0,
@@ -203,7 +203,7 @@ describe('update_ab_test', () => {
         { update_ab_test: [{ id: 'bigger-button', status: 'ended' }] },
       ]);
       expect(refusal).toMatchObject({
-        status: 400,
+        kind: 'invalid_operation',
         code: 'operation.invalid_item',
         requestPath: '/operations/0/update_ab_test/0',
       });
@@ -301,7 +301,7 @@ describe('promote_ab_test', () => {
       { promote_ab_test: [{ id: 'bigger-button', variant: 'huge' }] },
     ]);
     expect(refusal).toMatchObject({
-      status: 422,
+      kind: 'not_found',
       code: 'ab_test.unknown_variant',
       operationIndex: 0,
       itemIndex: 0,
@@ -313,7 +313,7 @@ describe('promote_ab_test', () => {
   it('refuses an item without a variant (400)', () => {
     expect(
       refused(withTest('ended'), [{ promote_ab_test: [{ id: 'bigger-button' }] }]),
-    ).toMatchObject({ status: 400, code: 'operation.invalid_item' });
+    ).toMatchObject({ kind: 'invalid_operation', code: 'operation.invalid_item' });
   });
 
   it("refuses when the test's app does not exist (422 app.not_found)", () => {
@@ -321,7 +321,7 @@ describe('promote_ab_test', () => {
       refused(withTest('running', { app: 'gone' }), [
         { promote_ab_test: [{ id: 'bigger-button', variant: 'big' }] },
       ]),
-    ).toMatchObject({ status: 422, code: 'app.not_found' });
+    ).toMatchObject({ kind: 'not_found', code: 'app.not_found' });
   });
 });
 
@@ -344,7 +344,7 @@ describe('every lifecycle action', () => {
         { [action]: [{ id: 'no-such-test', variant: 'big' }] },
       ]);
       expect(refusal).toMatchObject({
-        status: 422,
+        kind: 'not_found',
         code: 'ab_test.not_found',
         operationIndex: 0,
         itemIndex: 0,
@@ -359,7 +359,7 @@ describe('every lifecycle action', () => {
     '%s refuses an item without a string id (400)',
     (action) => {
       expect(refused(withTest('running'), [{ [action]: [{ variant: 'big' }] }])).toMatchObject({
-        status: 400,
+        kind: 'invalid_operation',
         code: 'operation.invalid_item',
       });
     },
@@ -367,7 +367,7 @@ describe('every lifecycle action', () => {
 });
 
 describe('the lifecycle transitions table', () => {
-  /** config.md §3, written out independently of the applier's own table. */
+  /** The documented table, written out independently of the applier's own. */
   const SPEC: Record<LifecycleAction, readonly AbTestStatus[]> = {
     update_ab_test: ['draft', 'running'],
     start_ab_test: ['draft'],
@@ -376,7 +376,7 @@ describe('the lifecycle transitions table', () => {
     delete_ab_test: ['draft', 'ended', 'promoted'],
   };
 
-  it('is the table of config.md §3 and covers every lifecycle action', () => {
+  it('is the documented table and covers every lifecycle action', () => {
     expect(LIFECYCLE_TRANSITIONS).toEqual(SPEC);
     expect(Object.keys(LIFECYCLE_TRANSITIONS).sort()).toEqual([...LIFECYCLE_ACTIONS].sort());
   });
@@ -428,7 +428,7 @@ describe('the lifecycle transitions table', () => {
         ...operations,
       ]);
       expect(refusal).toMatchObject({
-        status: 409,
+        kind: 'not_allowed_in_state',
         code: 'ab_test.invalid_transition',
         operationIndex: 1,
         itemIndex: 0,
@@ -445,7 +445,7 @@ describe('the lifecycle transitions table', () => {
     '%s refuses a test without a known status (409)',
     (action) => {
       expect(refused(withTest('paused'), [{ [action]: [ITEMS[action]] }])).toMatchObject({
-        status: 409,
+        kind: 'not_allowed_in_state',
         code: 'ab_test.invalid_transition',
       });
     },

@@ -1,5 +1,5 @@
 /**
- * `create_app`, `update_app`, `delete_app` (config.md §3). Values are written as given;
+ * `create_app`, `update_app`, `delete_app`. Values are written as given;
  * validation judges them afterwards.
  */
 import { isMap, isNode, type YAMLMap } from 'yaml';
@@ -22,7 +22,7 @@ export function createApp(context: ApplyContext, item: Item): void {
 export function updateApp(context: ApplyContext, item: Item): void {
   const id = requireId(item);
   const app = context.list('apps').find(id);
-  if (!app) throw refuse.missing('app.not_found', `There is no app with the id "${id}"`);
+  if (!app) throw refuse.notFound('app.not_found', `There is no app with the id "${id}"`);
   for (const [field, value] of Object.entries(item)) {
     if (field === 'id') continue;
     if (field === 'settings' && isPlainObject(value)) {
@@ -34,7 +34,7 @@ export function updateApp(context: ApplyContext, item: Item): void {
   }
 }
 
-/** In `settings`, a null value removes that key; other keys are set (config.md §3). */
+/** In `settings`, a null value removes that key; other keys are set. */
 function updateSettings(
   context: ApplyContext,
   app: YAMLMap,
@@ -66,7 +66,7 @@ export function deleteApp(context: ApplyContext, item: Item): void {
   const id = requireId(item);
   const apps = context.list('apps');
   const app = apps.find(id);
-  if (!app) throw refuse.missing('app.not_found', `There is no app with the id "${id}"`);
+  if (!app) throw refuse.notFound('app.not_found', `There is no app with the id "${id}"`);
   const runningTest = context
     .list('ab_tests')
     .entries()
@@ -75,7 +75,7 @@ export function deleteApp(context: ApplyContext, item: Item): void {
     );
   if (runningTest) {
     const testId = field(context, runningTest.map, 'id') ?? `#${runningTest.index}`;
-    throw refuse.conflict(
+    throw refuse.notAllowed(
       'app.in_running_test',
       `The app "${id}" cannot be deleted while the A/B test "${testId}" is running on it`,
     );

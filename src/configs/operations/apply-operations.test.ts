@@ -1,5 +1,5 @@
 /**
- * The operations applier (config.md §3): app actions, set / unset, refusals, all-or-nothing,
+ * The operations applier: app actions, set / unset, refusals, all-or-nothing,
  * comments of untouched parts, applied paths and a size sanity check. The A/B test actions
  * and the lifecycle table are in ab-test-lifecycle.test.ts.
  */
@@ -158,7 +158,7 @@ describe('create_app', () => {
       },
     ]);
     expect(refusal).toEqual({
-      status: 409,
+      kind: 'conflict',
       code: 'app.id_taken',
       operationIndex: 1,
       itemIndex: 2,
@@ -179,7 +179,7 @@ describe('create_app', () => {
       },
     ]);
     expect(refusal).toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'app.id_taken',
       operationIndex: 0,
       itemIndex: 1,
@@ -207,7 +207,7 @@ describe('create_app', () => {
       { create_app: [{ id: 'fine', name: 'Fine', platform: 'web' }, item] },
     ]);
     expect(refusal).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
       operationIndex: 0,
       itemIndex: 1,
@@ -220,7 +220,7 @@ describe('create_app', () => {
     const refusal = refused('apps: none\n', [
       { create_app: [{ id: 'a', name: 'A', platform: 'web' }] },
     ]);
-    expect(refusal).toMatchObject({ status: 409, code: 'path.conflict', itemIndex: 0 });
+    expect(refusal).toMatchObject({ kind: 'conflict', code: 'path.conflict', itemIndex: 0 });
   });
 });
 
@@ -328,7 +328,7 @@ describe('update_app', () => {
       { set: [{ path: '/apps/0/id', value: 'shop' }] },
       { update_app: [{ id: 'checkout', name: 'Shop' }] },
     ]);
-    expect(refusal).toMatchObject({ status: 422, code: 'app.not_found', operationIndex: 1 });
+    expect(refusal).toMatchObject({ kind: 'not_found', code: 'app.not_found', operationIndex: 1 });
   });
 
   it('refuses an unknown id (422 app.not_found)', () => {
@@ -341,7 +341,7 @@ describe('update_app', () => {
       },
     ]);
     expect(refusal).toMatchObject({
-      status: 422,
+      kind: 'not_found',
       code: 'app.not_found',
       operationIndex: 0,
       itemIndex: 1,
@@ -353,7 +353,7 @@ describe('update_app', () => {
 
   it('refuses an item without a string id (400)', () => {
     expect(refused(FIXTURE, [{ update_app: [{ name: 'No id' }] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
       requestPath: '/operations/0/update_app/0',
     });
@@ -384,7 +384,7 @@ describe('delete_app', () => {
       { delete_app: [{ id: 'ghost' }] },
     ]);
     expect(refusal).toMatchObject({
-      status: 422,
+      kind: 'not_found',
       code: 'app.not_found',
       operationIndex: 1,
       itemIndex: 0,
@@ -397,7 +397,7 @@ describe('delete_app', () => {
     const running = FIXTURE.replace('status: draft', 'status: running');
     const refusal = refused(running, [{ delete_app: [{ id: 'search' }, { id: 'checkout' }] }]);
     expect(refusal).toMatchObject({
-      status: 409,
+      kind: 'not_allowed_in_state',
       code: 'app.in_running_test',
       operationIndex: 0,
       itemIndex: 1,
@@ -541,7 +541,7 @@ describe('set', () => {
       { set: [{ path, value: 'x' }] },
     ]);
     expect(refusal).toMatchObject({
-      status: 422,
+      kind: 'not_found',
       code: 'path.not_found',
       operationIndex: 1,
       itemIndex: 0,
@@ -554,7 +554,7 @@ describe('set', () => {
   it('refuses to set through a scalar (409 path.conflict)', () => {
     const refusal = refused(FIXTURE, [{ set: [{ path: '/apps/0/name/first', value: 'x' }] }]);
     expect(refusal).toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'path.conflict',
       requestPath: '/operations/0/set/0',
     });
@@ -563,7 +563,7 @@ describe('set', () => {
 
   it('refuses to set inside a document that is a scalar (409 path.conflict)', () => {
     expect(refused('just text\n', [{ set: [{ path: '/a', value: 1 }] }])).toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'path.conflict',
     });
   });
@@ -577,7 +577,7 @@ describe('set', () => {
     ['with a ~ at the end of a token', { path: '/a~', value: 1 }],
   ])('refuses an item %s (400 operation.invalid_item)', (_label, item) => {
     expect(refused(FIXTURE, [{ set: [item] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
       operationIndex: 0,
       itemIndex: 0,
@@ -620,7 +620,7 @@ describe('unset', () => {
   ])('refuses %s (422 path.not_found)', (_label, path) => {
     const refusal = refused(FIXTURE, [{ unset: [{ path: '/apps/1/enabled' }, { path }] }]);
     expect(refusal).toMatchObject({
-      status: 422,
+      kind: 'not_found',
       code: 'path.not_found',
       operationIndex: 0,
       itemIndex: 1,
@@ -631,14 +631,14 @@ describe('unset', () => {
 
   it('refuses to unset through a scalar (409 path.conflict)', () => {
     expect(refused(FIXTURE, [{ unset: [{ path: '/apps/0/name/x' }] }])).toMatchObject({
-      status: 409,
+      kind: 'conflict',
       code: 'path.conflict',
     });
   });
 
   it('refuses to unset the whole document (400 operation.invalid_item)', () => {
     expect(refused(FIXTURE, [{ unset: [{ path: '' }] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
       requestPath: '/operations/0/unset/0',
     });
@@ -646,7 +646,7 @@ describe('unset', () => {
 
   it('refuses an invalid JSON Pointer (400 operation.invalid_item)', () => {
     expect(refused(FIXTURE, [{ unset: [{ path: '/apps~2' }] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
     });
   });
@@ -658,7 +658,7 @@ describe('limits', () => {
     expect(applied(FIXTURE, [{ set: [{ path: longest, value: 1 }] }]).paths).toEqual([longest]);
     const refusal = refused(FIXTURE, [{ set: [{ path: `${longest}k`, value: 1 }] }]);
     expect(refusal).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'operation.invalid_item',
       requestPath: '/operations/0/set/0/path',
     });
@@ -668,7 +668,10 @@ describe('limits', () => {
   it('refuses a path of 100,000 characters by its length, for set and unset', () => {
     const path = '/a'.repeat(50_000);
     for (const operation of [{ set: [{ path, value: 1 }] }, { unset: [{ path }] }]) {
-      expect(refused(FIXTURE, [operation])).toMatchObject({ status: 400, requestPath: /\/path$/ });
+      expect(refused(FIXTURE, [operation])).toMatchObject({
+        kind: 'invalid_operation',
+        requestPath: /\/path$/,
+      });
     }
   });
 
@@ -680,7 +683,7 @@ describe('limits', () => {
     ]);
     const refusal = refused(FIXTURE, [{ set: [{ path: '/a/b/c', value: [fits] }] }]);
     expect(refusal).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'config.too_deep',
       requestPath: '/operations/0/set/0/value',
     });
@@ -710,7 +713,7 @@ describe('limits', () => {
     const fits = nestedMaps(MAX_NESTING_DEPTH - 4);
     expect(applied(FIXTURE, [{ create_app: [app({ x: fits })] }]).paths).toEqual(['/apps/2']);
     expect(refused(FIXTURE, [{ create_app: [app({ x: [fits] })] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'config.too_deep',
       requestPath: '/operations/0/create_app/0',
     });
@@ -729,7 +732,7 @@ describe('limits', () => {
     expect(parseConfig(text).syntaxIssues).toEqual([]);
     expect(applied(text, [{ set: [{ path: '/y/k', value: 1 }] }]).paths).toEqual(['/y/k']);
     expect(refused(text, [{ set: [{ path: '/y/k', value: [1] }] }])).toMatchObject({
-      status: 400,
+      kind: 'invalid_operation',
       code: 'config.too_deep',
     });
   });
@@ -737,7 +740,7 @@ describe('limits', () => {
   it('refuses values nested thousands of levels deep without overflowing the stack', () => {
     for (const value of [nestedLists(1_200), nestedMaps(1_000), nestedLists(200_000)]) {
       expect(refused(FIXTURE, [{ set: [{ path: '/deep', value }] }])).toMatchObject({
-        status: 400,
+        kind: 'invalid_operation',
         code: 'config.too_deep',
         requestPath: '/operations/0/set/0/value',
       });
@@ -753,7 +756,11 @@ describe('limits', () => {
       const result = applyOperations(document, [{ unset: [{ path: '/deep' }] }], { now: NOW });
       expect(result).toMatchObject({
         ok: false,
-        refusal: { status: 409, code: 'config.unreadable', requestPath: '/operations' },
+        refusal: {
+          kind: 'not_allowed_in_state',
+          code: 'config.unreadable',
+          requestPath: '/operations',
+        },
       });
       // Writing it would put an empty config in place of what could not be read.
       expect(() => stringifyConfig(document)).toThrow();
@@ -777,7 +784,7 @@ describe('all or nothing', () => {
     );
     expect(result).toMatchObject({
       ok: false,
-      refusal: { status: 422, code: 'path.not_found', operationIndex: 3, itemIndex: 0 },
+      refusal: { kind: 'not_found', code: 'path.not_found', operationIndex: 3, itemIndex: 0 },
     });
     // The clone was edited part-way; the original is exactly as it was.
     expect(clone.toString()).not.toBe(FIXTURE);

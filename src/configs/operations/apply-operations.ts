@@ -1,6 +1,6 @@
 /**
  * Applies edit operations to a parsed config document, in place, so comments and formatting
- * of untouched parts survive (config.md §3). Items apply in order, operations in order; the
+ * of untouched parts survive. Items apply in order, operations in order; the
  * first refusal stops everything and the caller keeps its unchanged copy (all or nothing).
  */
 import type { Document } from 'yaml';
@@ -92,7 +92,7 @@ export function applyOperations(
         return {
           ok: false,
           refusal: {
-            status: error.status,
+            kind: error.kind,
             code: error.code,
             message: `${requestPath}: ${error.message}`,
             operationIndex,
@@ -117,7 +117,7 @@ function unreadable(document: Document, action: ActionKey): ApplyResult {
   return {
     ok: false,
     refusal: {
-      status: 409,
+      kind: 'not_allowed_in_state',
       code: 'config.unreadable',
       message,
       operationIndex: 0,
@@ -150,7 +150,7 @@ function pointerOf(item: Item): string {
       'path',
     );
   }
-  // RFC 6901: a "~" not followed by 0 or 1 (e.g. /a~2b) makes the pointer invalid (400).
+  // RFC 6901: a "~" not followed by 0 or 1 (e.g. /a~2b) makes the pointer invalid.
   if (typeof path !== 'string' || !JSON_POINTER.test(path)) {
     throw refuse.badItem('the item needs a JSON Pointer "path" such as /apps/0/name');
   }

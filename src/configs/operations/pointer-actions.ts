@@ -131,7 +131,7 @@ function asContainer(
 
 function listIndex(seq: YAMLSeq, token: string, pointer: () => string, allowEnd: boolean): number {
   if (!isArrayIndexToken(token)) {
-    throw refuse.missing(
+    throw refuse.notFound(
       'path.not_found',
       `${pointer()}: "${token}" is not an index of the list there`,
     );
@@ -139,7 +139,7 @@ function listIndex(seq: YAMLSeq, token: string, pointer: () => string, allowEnd:
   const index = Number(token);
   const limit = allowEnd ? seq.items.length : seq.items.length - 1;
   if (index > limit) {
-    throw refuse.missing(
+    throw refuse.notFound(
       'path.not_found',
       `${pointer()}: the list there has ${seq.items.length} items`,
     );
@@ -148,7 +148,7 @@ function listIndex(seq: YAMLSeq, token: string, pointer: () => string, allowEnd:
 }
 
 function notFound(pointer: string) {
-  return refuse.missing('path.not_found', `Nothing is at ${pointer}`);
+  return refuse.notFound('path.not_found', `Nothing is at ${pointer}`);
 }
 
 function describe(node: Node | null): string {

@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../contract/operations';
-import { editBaseOf, parseEdited } from '../incremental-parse';
-import { writeEdited } from '../incremental-stringify';
-import { applyOperations } from '../operations/apply-operations';
-import { EditChanges } from '../operations/edit-changes';
-import { parseConfig, type ParsedConfig } from '../parse';
+import { applyEdit, type AppliedEdit, type EditableConfig } from '../edit';
+import { parseConfig } from '../parse';
 import {
   appEditArb,
   commentedArb,
@@ -14,7 +11,7 @@ import {
   textArb,
 } from '../testing/edit-arbitraries';
 import { largeConfigText } from '../testing/large-config';
-import { findingsKept, validateEdited } from './validate-edited';
+import { validateEdited } from './validate-edited';
 import { validateParsedConfig } from './validate';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
@@ -51,35 +48,30 @@ const issueEditArb = fc.oneof(
   fc.constantFrom(0, 100).map((at) => ({ start_ab_test: [{ id: `test-${at}` }] })),
 ) as fc.Arbitrary<Operation>;
 
-/** One edit as the service makes it; undefined when refused. */
-function edit(parsed: ParsedConfig, operations: readonly Operation[]) {
-  const base = editBaseOf(parsed);
-  const changes = new EditChanges();
-  const applied = applyOperations(parsed.document, operations, { now: NOW, changes });
-  if (!applied.ok) return undefined;
-  const yaml = writeEdited(base, parsed.document, changes);
-  return parseEdited(base, parsed.document, yaml, changes);
+/** A config parsed from `text` and validated, as an edit may start from. */
+function validated(text: string): EditableConfig {
+  const parsed = parseConfig(text);
+  const { report, findings } = validateEdited(parsed, SOURCE);
+  expect(report).toEqual(validateParsedConfig(parsed, SOURCE));
+  return findings ? { parsed, findings } : { parsed };
 }
 
 /** Runs the edits, holding every report equal to a whole parse and validation's. */
 function checkEdits(text: string, requests: readonly (readonly Operation[])[]) {
-  let parsed = parseConfig(text);
-  expect(validateEdited(parsed, SOURCE)).toEqual(validateParsedConfig(parsed, SOURCE));
+  let config = validated(text);
   let kept = 0;
   let edits = 0;
   for (const operations of requests) {
-    const next = edit(parsed, operations);
-    if (!next) {
+    const result = applyEdit(config, operations, { now: NOW, source: SOURCE });
+    if (result.kind !== 'applied') {
       // A refused edit leaves its document out, as the service does.
-      parsed = parseConfig(parsed.text);
-      validateEdited(parsed, SOURCE);
+      config = validated(config.parsed.text);
       continue;
     }
     edits += 1;
-    const report = validateEdited(next, SOURCE);
-    expect(report).toEqual(validateParsedConfig(parseConfig(next.text), SOURCE));
-    if (findingsKept(next) > 0) kept += 1;
-    parsed = next;
+    expect(result.report).toEqual(validateParsedConfig(parseConfig(result.text), SOURCE));
+    if (result.findingsKept > 0) kept += 1;
+    config = result.edited;
   }
   return { kept, edits };
 }
@@ -125,19 +117,25 @@ describe('validateEdited', () => {
   }, 240_000);
 
   it('keeps the findings of every app but the edited one', () => {
-    let parsed = parseConfig(largeConfigText(300));
-    validateEdited(parsed, SOURCE);
+    let config = validated(largeConfigText(300));
+    let last: AppliedEdit | undefined;
     for (const platform of ['desktop', 'web', 'tv']) {
-      const next = edit(parsed, [{ update_app: [{ id: 'app-150', platform }] }]);
-      if (!next) throw new Error('the edit was refused');
-      const report = validateEdited(next, SOURCE);
-      expect(report).toEqual(validateParsedConfig(parseConfig(next.text), SOURCE));
-      parsed = next;
+      const operations = [{ update_app: [{ id: 'app-150', platform }] }];
+      const result = applyEdit(config, operations, { now: NOW, source: SOURCE });
+      if (result.kind !== 'applied') throw new Error('the edit was refused');
+      expect(result.report).toEqual(validateParsedConfig(parseConfig(result.text), SOURCE));
+      config = result.edited;
+      last = result;
     }
     // 300 apps and 3 tests, of which app-150 is checked again.
-    expect(findingsKept(parsed)).toBe(302);
-    expect(validateEdited(parsed, SOURCE).issues.map((issue) => issue.path)).toEqual([
-      '/apps/150/platform',
-    ]);
+    expect(last?.findingsKept).toBe(302);
+    expect(last?.report.issues.map((issue) => issue.path)).toEqual(['/apps/150/platform']);
+  });
+
+  it('checks every item again without the findings of the config before', () => {
+    const parsed = parseConfig(largeConfigText(50)); // 50 apps and 1 test
+    const { findings } = validateEdited(parsed, SOURCE);
+    expect(validateEdited(parsed, SOURCE, findings).kept).toBe(51);
+    expect(validateEdited(parsed, SOURCE).kept).toBe(0);
   });
 });

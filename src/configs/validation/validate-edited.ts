@@ -1,23 +1,9 @@
 /**
- * Validation of an edited config that checks again only the list items the edit changed.
- *
- * The schema rules for an item of `apps` or `ab_tests` depend on nothing but the item and
- * its index, and the rules that span items read little of each app (its id, setting keys,
- * whether it is on). So the issues found in each item are kept, by item node, with their
- * ranges as offsets from the item's start, along with its app summary. When the parsed
- * config is one the incremental parse made knowing what the edit changed (`takeEditedFrom`),
- * every item that is the same node as before, at the same index and of the same length, is
- * known to be unchanged, and what was found in it is taken again, placed where the item now
- * is. The root, the lists, the A/B tests' cross checks and the positioning, deduping and
- * sorting run as in `validateParsedConfig`, so the report is the one it gives; a property
- * test holds the two equal over random configs and edits.
- *
- * Documents with anchors or aliases (an item may read another's nodes), syntax errors, or a
- * rule that throws: `validateParsedConfig` alone.
+ * The edit's validation: what the rules found in each list item is kept by item node, and
+ * taken again for the items an edit left unchanged; the report is the whole validation's.
  */
 import { isMap } from 'yaml';
 import type { Severity, ValidationReport, ValidationSource } from '../../contract/validation';
-import { takeEditedFrom } from '../incremental-parse';
 import type { PathSegment } from '../json-pointer';
 import type { ParsedConfig } from '../parse';
 import { mayHoldAnchors, sourceRange } from '../yaml-tree';
@@ -36,7 +22,7 @@ interface ItemIssue {
 }
 
 /** What was found in one item of a top-level list. */
-interface ItemFindings {
+export interface ItemFindings {
   readonly list: string;
   readonly index: number;
   /** The item's length in the text: a check that it is the text it was. */
@@ -45,27 +31,36 @@ interface ItemFindings {
   readonly summary: AppSummary | undefined;
 }
 
-/** Per validated parsed config: what was found in each item, by item node. */
-const findingsOf = new WeakMap<ParsedConfig, Map<unknown, ItemFindings>>();
-/** Per validated parsed config: how many items' findings were taken again. */
-const keptOf = new WeakMap<ParsedConfig, number>();
+/** What was found in each list item of a validated config, by item node. */
+export type ItemFindingsByNode = ReadonlyMap<unknown, ItemFindings>;
 
-/** How many items' findings `validateEdited` took again for `parsed` (for tests). */
-export function findingsKept(parsed: ParsedConfig): number {
-  return keptOf.get(parsed) ?? 0;
+export interface EditedValidation {
+  readonly report: ValidationReport;
+  /** For the next edit's validation; undefined when the whole validation ran alone. */
+  readonly findings: ItemFindingsByNode | undefined;
+  /** How many items' findings were taken again from `previous`. */
+  readonly kept: number;
 }
 
-/** `validateParsedConfig(parsed, source)`, reusing what was found in unchanged items. */
+/**
+ * `validateParsedConfig(parsed, source)`, taking again what `previous` (the findings of the
+ * config before the edit) holds for the items that are the same node at the same index
+ * with the same length. Pass `previous` only when every reused item is known unchanged
+ * (`EditedParse.reusedItemsUnchanged`).
+ */
 export function validateEdited(
   parsed: ParsedConfig,
   source: ValidationSource = { type: 'draft', name: '' },
-): ValidationReport {
+  previous?: ItemFindingsByNode,
+): EditedValidation {
   const { document } = parsed;
-  if (parsed.syntaxIssues.length > 0 || mayHoldAnchors(document, parsed.text)) {
-    return validateParsedConfig(parsed, source);
-  }
-  const before = takeEditedFrom(parsed);
-  const previous = before && findingsOf.get(before);
+  const whole = (): EditedValidation => ({
+    report: validateParsedConfig(parsed, source),
+    findings: undefined,
+    kept: 0,
+  });
+  // Anchors or aliases let an item read another's nodes; syntax errors leave no items.
+  if (parsed.syntaxIssues.length > 0 || mayHoldAnchors(document, parsed.text)) return whole();
   const findings = new Map<unknown, ItemFindings>();
   const issues = new IssueCollector(parsed);
   let kept = 0;
@@ -94,11 +89,9 @@ export function validateEdited(
     );
   } catch {
     // Whatever went wrong, the whole validation says what it says about it.
-    return validateParsedConfig(parsed, source);
+    return whole();
   }
-  findingsOf.set(parsed, findings);
-  keptOf.set(parsed, kept);
-  return reportOf(parsed, issues, source);
+  return { report: reportOf(parsed, issues, source), findings, kept };
 }
 
 /** An item's issues in the order found, one per (code, path), offsets from its start. */

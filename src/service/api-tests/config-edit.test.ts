@@ -1,9 +1,10 @@
 /**
- * POST /config/edit (docs/api.md, docs/config.md): the target, drafts, applied_paths, the
- * validation report, the request shape (400), refusals (409, 422), 404 across accounts, and
- * If-Match (412). Every refusal leaves the database as it was.
+ * POST /config/edit: the target, drafts, applied_paths and their ranges, the config's
+ * summary, the validation report, the request shape (400), refusals (409, 422), 404 across
+ * accounts, and If-Match (412). Every refusal leaves the database as it was.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppliedRange, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf } from '../../contract/configs';
 import {
   CREATE_APP,
@@ -650,4 +651,278 @@ describe('If-Match', () => {
       expect(await snapshot()).toEqual(before);
     },
   );
+});
+
+describe('the whole answer to a refused edit', () => {
+  const problem = (type: string, title: string, status: number, detail: string) => ({
+    type: `urn:provisioning:problem:${type}`,
+    title,
+    status,
+    detail,
+    code: type,
+  });
+  const refusedItem = (code: string, title: string, status: number, path: string, why: string) => ({
+    ...problem(code, title, status, `${path}: ${why}`),
+    errors: [{ path, message: `${path}: ${why}` }],
+  });
+
+  it('is the same status, code, title, detail and errors for every kind of refusal', async () => {
+    const answers = async (body: unknown, headers?: Record<string, string>) =>
+      (await edit(service, admin, body, headers)).json() as unknown;
+    expect(
+      await answers({ operations: [{ update_ab_test: [{ id: 'onboarding', app: 'checkout' }] }] }),
+    ).toEqual(
+      refusedItem(
+        'operation.invalid_item',
+        'The request is malformed',
+        400,
+        '/operations/0/update_ab_test/0',
+        'update_ab_test changes only description and variants, not app',
+      ),
+    );
+    expect(await answers({ operations: [CREATE_APP('checkout')], summary: 's' })).toEqual(
+      refusedItem(
+        'app.id_taken',
+        'The operation cannot apply now',
+        409,
+        '/operations/0/create_app/0',
+        'An app with the id "checkout" already exists',
+      ),
+    );
+    expect(await answers({ operations: [{ end_ab_test: [{ id: 'onboarding' }] }] })).toEqual(
+      refusedItem(
+        'ab_test.invalid_transition',
+        'The operation cannot apply now',
+        409,
+        '/operations/0/end_ab_test/0',
+        'end_ab_test is not allowed for A/B test "onboarding" while it is draft; allowed from: running',
+      ),
+    );
+    expect(await answers({ operations: [{ delete_app: [{ id: 'nope' }] }], summary: 's' })).toEqual(
+      refusedItem(
+        'app.not_found',
+        'The operation names something that does not exist',
+        422,
+        '/operations/0/delete_app/0',
+        'There is no app with the id "nope"',
+      ),
+    );
+    expect(
+      await answers({ operations: [CREATE_APP('a')], config_id: 'cfg_NOPE', summary: 's' }),
+    ).toEqual(
+      problem('not_found', 'Not found', 404, 'The config cfg_NOPE was not found in this account'),
+    );
+    const live = service.account.live_config_id;
+    expect(
+      await answers({ operations: [CREATE_APP('a')], summary: 's' }, { 'if-match': '"7"' }),
+    ).toEqual(
+      problem(
+        'precondition_failed',
+        'The config has changed',
+        412,
+        `The config ${live} is at revision 1, not 7: reload it and apply the edit again`,
+      ),
+    );
+    expect(
+      await answers(
+        { operations: [CREATE_APP('a')], summary: 's' },
+        { 'if-match': etagOf('cfg_OTHER', 1) },
+      ),
+    ).toEqual(
+      problem(
+        'precondition_failed',
+        'The config has changed',
+        412,
+        `The target is the config ${live}, not cfg_OTHER: reload it and apply the edit again`,
+      ),
+    );
+  });
+});
+
+/** The text a range covers, found from its line and column alone. */
+function textAt(yaml: string, range: AppliedRange): string {
+  const lines = yaml.split('\n');
+  const before = lines.slice(0, range.line - 1).reduce((sum, line) => sum + line.length + 1, 0);
+  const start = before + range.column - 1;
+  return yaml.slice(start, start + range.length);
+}
+
+/** Each applied range as `path: the text it covers`. */
+function coveredTexts(result: ConfigEditResult): Record<string, string> {
+  const yaml = result.validation.yaml ?? '';
+  return Object.fromEntries(
+    result.applied_ranges.map((range) => [range.path, textAt(yaml, range)]),
+  );
+}
+
+/** The result's summary must be the one GET /configs lists right after the edit. */
+async function expectListedAsSummary(result: ConfigEditResult): Promise<void> {
+  const listed = await ok(service, admin, 'listConfigs');
+  expect(listed.find((config) => config.id === result.id)).toEqual(result.config);
+}
+
+describe('the config summary of an edit result', () => {
+  it('is the new draft an edit of the live config created, as listed', async () => {
+    const result = await editOk(service, admin, {
+      operations: [CREATE_APP('android-app', { platform: 'android' })],
+      summary: 'Add the Android app',
+    });
+    expect(result.config).toMatchObject({
+      id: result.id,
+      kind: 'draft',
+      label: 'Add the Android app',
+      revision: 1,
+      live: false,
+      base_config_id: service.account.live_config_id,
+      valid: true,
+      error_count: 0,
+    });
+    await expectListedAsSummary(result);
+  });
+
+  it('is the edited draft at its new revision, with the counts of its report', async () => {
+    const first = await editOk(service, admin, {
+      operations: [CREATE_APP('a')],
+      summary: 'First',
+    });
+    const second = await editOk(service, admin, {
+      operations: [{ set: [{ path: '/apps/0/platform', value: 'toaster' }] }],
+      config_id: first.id,
+      summary: 'Second',
+    });
+    expect(second.config).toMatchObject({
+      id: first.id,
+      label: 'First',
+      revision: 2,
+      created_at: first.config.created_at,
+      valid: false,
+      error_count: second.validation.error_count,
+    });
+    expect(second.validation.error_count).toBeGreaterThan(0);
+    await expectListedAsSummary(second);
+  });
+
+  it('is the new live version an A/B test lifecycle step published', async () => {
+    const result = await editOk(service, admin, {
+      operations: [{ start_ab_test: [{ id: 'onboarding' }] }],
+    });
+    expect(result.config).toMatchObject({
+      id: result.id,
+      kind: 'published',
+      live: true,
+      revision: 1,
+      base_config_id: service.account.live_config_id,
+    });
+    expect(result.config.published_at).toBeDefined();
+    await expectListedAsSummary(result);
+  });
+});
+
+describe('the applied ranges of an edit result', () => {
+  it('covers the value a set wrote', async () => {
+    const result = await editOk(service, admin, {
+      operations: [{ set: [{ path: '/apps/0/name', value: 'Checkout 2' }] }],
+      summary: 'Rename',
+    });
+    expect(result.applied_ranges).toEqual([
+      { path: '/apps/0/name', line: 4, column: 11, length: 'Checkout 2'.length },
+    ]);
+    expect(coveredTexts(result)).toEqual({ '/apps/0/name': 'Checkout 2' });
+  });
+
+  it('covers a created app from its first key to its last value', async () => {
+    const result = await editOk(service, admin, {
+      operations: [CREATE_APP('android-app', { name: 'Android', platform: 'android' })],
+      summary: 'Add the Android app',
+    });
+    const covered = coveredTexts(result)['/apps/2'] ?? '';
+    expect(covered.startsWith('id: android-app\n')).toBe(true);
+    expect(covered.trimEnd().endsWith('platform: android')).toBe(true);
+    expect(covered).not.toContain('ab_tests');
+  });
+
+  it('covers the fields update_app changed, in a draft edited again', async () => {
+    const first = await editOk(service, admin, {
+      operations: [CREATE_APP('a')],
+      summary: 'First',
+    });
+    const result = await editOk(service, admin, {
+      operations: [{ update_app: [{ id: 'ios-app', name: 'iOS', settings: { beta: true } }] }],
+      config_id: first.id,
+      summary: 'Rename iOS',
+    });
+    expect(coveredTexts(result)).toEqual({
+      '/apps/1/name': 'iOS',
+      '/apps/1/settings/beta': 'true',
+    });
+  });
+
+  it('leaves out the index of a deleted app, where the next app now sits', async () => {
+    const draft = await editOk(service, admin, {
+      operations: [CREATE_APP('web-2', { name: 'Web' })],
+      summary: 'Add web-2',
+    });
+    const result = await editOk(service, admin, {
+      operations: [{ delete_app: [{ id: 'ios-app' }] }],
+      config_id: draft.id,
+      summary: 'Drop iOS',
+    });
+    // web-2 now sits at /apps/1, untouched by this edit.
+    expect(result.applied_paths).toEqual(['/apps/1']);
+    expect(result.applied_ranges).toEqual([]);
+
+    const swapped = await editOk(service, admin, {
+      operations: [CREATE_APP('web-2', { name: 'Web' }), { delete_app: [{ id: 'ios-app' }] }],
+      summary: 'Swap',
+    });
+    // /apps/2 names nothing now; /apps/1 was ios-app's place and holds web-2, made by the edit.
+    expect(swapped.applied_paths).toEqual(['/apps/2', '/apps/1']);
+    expect(swapped.applied_ranges.map((range) => range.path)).toEqual(['/apps/1']);
+    expect(coveredTexts(swapped)['/apps/1']?.startsWith('id: web-2\n')).toBe(true);
+  });
+
+  it('leaves out what unset removed', async () => {
+    const result = await editOk(service, admin, {
+      operations: [
+        { unset: [{ path: '/apps/0/settings/theme' }] },
+        { set: [{ path: '/apps/0/settings/button_size', value: 'small' }] },
+      ],
+      summary: 'Drop the theme',
+    });
+    expect(result.applied_paths).toEqual([
+      '/apps/0/settings/theme',
+      '/apps/0/settings/button_size',
+    ]);
+    expect(coveredTexts(result)).toEqual({ '/apps/0/settings/button_size': 'small' });
+
+    // An unset list item: the next item now sits at its index, untouched.
+    const withoutTest = await editOk(service, admin, {
+      operations: [{ unset: [{ path: '/ab_tests/0' }] }],
+      config_id: result.id,
+      summary: 'Drop the first test',
+    });
+    expect(withoutTest.applied_paths).toEqual(['/ab_tests/0']);
+    expect(withoutTest.applied_ranges).toEqual([]);
+  });
+
+  it('covers what an A/B test lifecycle step wrote', async () => {
+    const result = await editOk(service, admin, {
+      operations: [{ start_ab_test: [{ id: 'onboarding' }] }],
+    });
+    const covered = coveredTexts(result);
+    expect(covered['/ab_tests/1/status']).toBe('running');
+    expect(Object.keys(covered)).toEqual(result.applied_paths);
+  });
+
+  it('leaves out the index of a deleted A/B test, where the next test now sits', async () => {
+    const ended = await editOk(service, admin, {
+      operations: [{ end_ab_test: [{ id: 'bigger-button' }] }],
+    });
+    const result = await editOk(service, admin, {
+      operations: [{ delete_ab_test: [{ id: 'bigger-button' }] }],
+      config_id: ended.id,
+    });
+    expect(result.applied_paths).toEqual(['/ab_tests/0']);
+    expect(result.applied_ranges).toEqual([]);
+  });
 });

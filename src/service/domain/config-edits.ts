@@ -11,18 +11,16 @@ import type {
 } from '../../contract/config-edit';
 import type { ConfigSummary } from '../../contract/configs';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
-import { PROBLEM_CODES, problemTypeUri } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
-import type { OperationRefusal } from '../../configs/operations/refusal';
 import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
 import { runEditTask, type EditTask, type EditTaskResult } from '../edit-work/edit-task';
-import { HttpProblem, notFound } from '../http-problem';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { history, newRow, reportColumns, toSummary } from './config-rows';
+import { refuseEdit } from './edit-refusals';
 import { OneAtATime } from './one-at-a-time';
 
 /**
@@ -122,16 +120,16 @@ export class ConfigEdits {
     expected: ExpectedTarget | undefined,
   ): PreparedEdit {
     if (expected !== undefined && expected.id !== undefined && expected.id !== target.id) {
-      throw HttpProblem.of(
-        'precondition_failed',
-        `The target is the config ${target.id}, not ${expected.id}: reload it and apply the edit again`,
-      );
+      throw refuseEdit({
+        kind: 'target_changed',
+        message: `The target is the config ${target.id}, not ${expected.id}: reload it and apply the edit again`,
+      });
     }
     if (expected !== undefined && expected.revision !== target.revision) {
-      throw HttpProblem.of(
-        'precondition_failed',
-        `The config ${target.id} is at revision ${target.revision}, not ${expected.revision}: reload it and apply the edit again`,
-      );
+      throw refuseEdit({
+        kind: 'target_changed',
+        message: `The config ${target.id} is at revision ${target.revision}, not ${expected.revision}: reload it and apply the edit again`,
+      });
     }
     const lifecycle = request.operations.some((operation) =>
       isLifecycleAction(actionKeyOf(operation)),
@@ -166,22 +164,24 @@ interface PreparedEdit {
   readonly task: EditTask;
 }
 
-/** The edit pool's answer as what is stored; refusals become problems here. */
+/** The edit pool's answer as what is stored, or why nothing is. */
 function computedEdit(prepared: PreparedEdit, result: EditTaskResult): ComputedEdit {
-  if (result.kind === 'refused') throw refusalProblem(result.refusal);
+  if (result.kind === 'refused') {
+    throw refuseEdit({ kind: 'operation_refused', refusal: result.refusal });
+  }
   if (result.kind === 'too_large') {
-    throw HttpProblem.of(
-      'config_too_large',
-      `The resulting config would be over ${result.limitBytes} bytes`,
-    );
+    throw refuseEdit({
+      kind: 'too_large',
+      message: `The resulting config would be over ${result.limitBytes} bytes`,
+    });
   }
   const { report } = result;
   if (prepared.lifecycle && !report.valid) {
-    throw HttpProblem.of(
-      'invalid_config',
-      `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
-      { validation: report },
-    );
+    throw refuseEdit({
+      kind: 'live_would_be_invalid',
+      message: `The result would not be valid (${report.error_count} error${report.error_count === 1 ? '' : 's'}), and the live config must always be valid`,
+      report,
+    });
   }
   const { lifecycle, label, at, task } = prepared;
   return { ...result, lifecycle, label, at, resultId: task.resultId };
@@ -207,7 +207,13 @@ function editTarget(
 ): ConfigRecordRow {
   const id = request.config_id ?? liveId;
   const row = id === undefined ? undefined : read(id);
-  if (!row) throw notFound(request.config_id ? `The config ${request.config_id}` : 'A live config');
+  if (!row) {
+    const what = request.config_id ? `The config ${request.config_id}` : 'A live config';
+    throw refuseEdit({
+      kind: 'target_not_found',
+      message: `${what} was not found in this account`,
+    });
+  }
   return row;
 }
 
@@ -270,23 +276,6 @@ function storeEdit(
   tx.insert(row);
   tx.addHistory(entry('edit', 1, request.summary ?? null));
   return result('draft', true, row);
-}
-
-function refusalProblem(refusal: OperationRefusal): HttpProblem {
-  const generic =
-    refusal.status === 400
-      ? 'invalid_request'
-      : refusal.status === 409
-        ? 'conflict'
-        : 'unknown_target';
-  return new HttpProblem({
-    type: problemTypeUri(refusal.code),
-    title: PROBLEM_CODES[generic].title,
-    status: refusal.status,
-    detail: refusal.message,
-    code: refusal.code,
-    errors: [{ path: refusal.requestPath, message: refusal.message }],
-  });
 }
 
 function editResult(

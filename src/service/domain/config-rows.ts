@@ -80,7 +80,10 @@ export function storedReport(
   };
 }
 
-export function toRecord(row: ConfigRecordRow, liveId: string | undefined): ConfigRecord {
+/** A stored row's fields as every view of a config shows them. */
+type StoredConfig = Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>;
+
+function recordFieldsOf(row: StoredConfig, liveId: string | undefined) {
   return {
     id: row.id,
     kind: row.kind,
@@ -91,26 +94,17 @@ export function toRecord(row: ConfigRecordRow, liveId: string | undefined): Conf
     created_at: row.created_at,
     updated_at: row.updated_at,
     ...(row.published_at ? { published_at: row.published_at } : {}),
-    yaml: row.yaml,
-    validation: storedReport(row),
   };
 }
 
+export function toRecord(row: ConfigRecordRow, liveId: string | undefined): ConfigRecord {
+  return { ...recordFieldsOf(row, liveId), yaml: row.yaml, validation: storedReport(row) };
+}
+
 /** A stored row as `GET /configs` lists it. */
-export function toSummary(
-  row: Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>,
-  liveId: string | undefined,
-): ConfigSummary {
+export function toSummary(row: StoredConfig, liveId: string | undefined): ConfigSummary {
   return {
-    id: row.id,
-    kind: row.kind,
-    label: row.label,
-    revision: row.revision,
-    live: row.id === liveId,
-    base_config_id: row.base_config_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    ...(row.published_at ? { published_at: row.published_at } : {}),
+    ...recordFieldsOf(row, liveId),
     valid: row.valid,
     error_count: row.error_count,
     warning_count: row.warning_count,

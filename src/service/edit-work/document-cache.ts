@@ -1,20 +1,21 @@
 /**
- * Parsed documents by config id, so an edit does not parse text that the last edit already
- * parsed (a 10,000-app config takes seconds to parse). An entry answers only for the exact
- * text it was parsed from, so a stale entry can never be edited. Operations mutate a document
- * in place, so an edit *takes* its document out; a refused edit never puts it back.
+ * Edited configs by config id, so that an edit starts from what the last one left (its
+ * parsed document, written text and validation findings) rather than parsing the text
+ * again. An entry answers only for the exact text it was parsed from, so a stale entry can
+ * never be edited. Operations change a document in place, so an edit *takes* its entry
+ * out; a refused edit never puts it back.
  *
- * Bounded by an estimate of the memory the documents hold (their text's length times
- * `BYTES_PER_CHARACTER`), not by count: sixteen 10,000-app documents would hold about 600 MB.
- * A document about to be parsed counts too (`makeRoom`), so the worker's heap stays bounded.
+ * Bounded by an estimate of the memory the entries hold (their text's length times
+ * `BYTES_PER_CHARACTER`), not by count. A document about to be parsed counts too
+ * (`makeRoom`), so the worker's heap stays bounded.
  */
-import type { ParsedConfig } from '../../configs/parse';
+import type { EditableConfig } from '../../configs/edit';
 
 /** A parsed and validated config holds about 20 bytes of heap per character of its text. */
 export const BYTES_PER_CHARACTER = 24;
 
 interface Entry {
-  readonly parsed: ParsedConfig;
+  readonly config: EditableConfig;
   readonly bytes: number;
 }
 
@@ -24,12 +25,12 @@ export class DocumentCache {
 
   constructor(private readonly budgetBytes: number) {}
 
-  /** Removes and returns the document of `id` when it was parsed from `text`. */
-  take(id: string, text: string): ParsedConfig | undefined {
+  /** Removes and returns the config of `id` when it was parsed from `text`. */
+  take(id: string, text: string): EditableConfig | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.remove(id, entry);
-    return entry.parsed.text === text ? entry.parsed : undefined;
+    return entry.config.parsed.text === text ? entry.config : undefined;
   }
 
   /** Drops the least recently used documents until `bytes` more would fit in the budget. */
@@ -40,13 +41,13 @@ export class DocumentCache {
     }
   }
 
-  put(id: string, parsed: ParsedConfig): void {
+  put(id: string, config: EditableConfig): void {
     const previous = this.entries.get(id);
     if (previous) this.remove(id, previous);
-    const bytes = estimatedBytes(parsed);
+    const bytes = estimatedBytes(config.parsed.text);
     if (bytes > this.budgetBytes) return;
     this.makeRoom(bytes);
-    this.entries.set(id, { parsed, bytes });
+    this.entries.set(id, { config, bytes });
     this.heldBytes += bytes;
   }
 
@@ -65,6 +66,6 @@ export class DocumentCache {
   }
 }
 
-export function estimatedBytes(parsed: ParsedConfig | string): number {
-  return (typeof parsed === 'string' ? parsed : parsed.text).length * BYTES_PER_CHARACTER;
+export function estimatedBytes(text: string): number {
+  return text.length * BYTES_PER_CHARACTER;
 }

@@ -74,7 +74,7 @@ describe('the edit pool', () => {
       ...renameTask(text, 'cfg_a', 'x'),
       operations: [{ update_app: [{ id: 'no-such-app', name: 'x' }] }],
     });
-    expect(refused).toMatchObject({ kind: 'refused', refusal: { status: 422 } });
+    expect(refused).toMatchObject({ kind: 'refused', refusal: { kind: 'not_found' } });
     const next = await pool.run('acc_1', renameTask(text, 'cfg_a', 'Renamed'));
     expect(next).toMatchObject({ kind: 'applied', cacheHit: false });
   });

@@ -1,0 +1,30 @@
+/**
+ * Why an edit changed nothing, in the edit's own terms. The route says each in HTTP
+ * (routes/config-routes.ts), so that what the edit means stays apart from how it is sent.
+ */
+import type { OperationRefusal } from '../../configs/operations/refusal';
+import type { ValidationReport } from '../../contract/validation';
+
+export type EditRefusal =
+  /** An operation could not be applied to the config. */
+  | { readonly kind: 'operation_refused'; readonly refusal: OperationRefusal }
+  /** The config named, or the live config, is not in the account. */
+  | { readonly kind: 'target_not_found'; readonly message: string }
+  /** The config changed since the caller read it (another id went live, or a new revision). */
+  | { readonly kind: 'target_changed'; readonly message: string }
+  /** The edited text would be larger than a config may be. */
+  | { readonly kind: 'too_large'; readonly message: string }
+  /** A lifecycle step would make the live config invalid. */
+  | {
+      readonly kind: 'live_would_be_invalid';
+      readonly message: string;
+      readonly report: ValidationReport;
+    };
+
+export class EditRefused extends Error {
+  constructor(readonly refusal: EditRefusal) {
+    super(refusal.kind === 'operation_refused' ? refusal.refusal.message : refusal.message);
+  }
+}
+
+export const refuseEdit = (refusal: EditRefusal): EditRefused => new EditRefused(refusal);
