@@ -81,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const deps = { store: options.store, clock };
   registerMetaRoutes(app, deps);
-  registerAuthRoutes(app, deps);
+  registerAuthRoutes(app);
   const edits = options.sharedEditPool ?? new EditPool(options.editPool ?? DEFAULT_EDIT_POOL);
   if (!options.sharedEditPool) {
     app.addHook('onReady', async () => edits.start());

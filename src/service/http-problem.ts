@@ -21,6 +21,3 @@ export class HttpProblem extends Error {
     return new HttpProblem(problemOf(code, detail, extra), headers);
   }
 }
-
-export const notFound = (what: string) =>
-  HttpProblem.of('not_found', `${what} was not found in this account`);

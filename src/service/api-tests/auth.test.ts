@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../contract/auth-status';
 import type { UnauthenticatedCode } from '../../contract/problem';
 import { generateSecret } from '../domain/api-key-secrets';
-import { HttpProblem } from '../http-problem';
+import { Refused } from '../domain/refusals';
 import { openDatabase } from '../store/database';
 import {
   CREATE_APP,
@@ -391,10 +391,10 @@ describe('what a key may grant', () => {
     // role ceiling itself is enforced where keys are made (here, through the test helper).
     await expect(
       service.keyFor('editor', { permissions: ['config:read', 'config:publish'] }),
-    ).rejects.toSatisfy((error) => error instanceof HttpProblem && error.problem.status === 403);
+    ).rejects.toSatisfy((error) => error instanceof Refused && error.kind === 'beyond_permissions');
     await expect(
       service.keyFor('viewer', { permissions: ['config:write'] }),
-    ).rejects.toBeInstanceOf(HttpProblem);
+    ).rejects.toBeInstanceOf(Refused);
   });
 
   it('does not let a key mint a key with more than its own permissions', async () => {

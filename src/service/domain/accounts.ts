@@ -4,7 +4,7 @@
 import type { ApiKey, CreatedApiKey } from '../../contract/api-keys';
 import { ROLE_PERMISSIONS, type Permission, type Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
-import { HttpProblem } from '../http-problem';
+import { Refused } from './refusals';
 import { newId } from '../ids';
 import type { ApiKeyRecord, AuditRecord, UserRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -105,7 +105,7 @@ export async function createUser(
   input: { accountId: string; email: string; role: Role; now: Date },
 ): Promise<UserRecord> {
   if (!(await store.getAccount(input.accountId))) {
-    throw HttpProblem.of('not_found', `There is no account ${input.accountId}`);
+    throw new Refused('not_found', `There is no account ${input.accountId}`);
   }
   const at = input.now.toISOString();
   const user: UserRecord = {
@@ -148,8 +148,8 @@ export async function createApiKey(
   const permissions = input.permissions ? [...input.permissions] : ceiling;
   const beyond = permissions.filter((permission) => !ceiling.includes(permission));
   if (beyond.length > 0) {
-    throw HttpProblem.of(
-      'forbidden',
+    throw new Refused(
+      'beyond_permissions',
       `A key of this ${input.user.role} can grant at most ${ceiling.join(', ') || 'nothing'}; not ${beyond.join(', ')}`,
     );
   }

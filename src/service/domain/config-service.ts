@@ -7,7 +7,7 @@
 import type { ConfigEditRequest, ConfigKind } from '../../contract/config-edit';
 import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
 import type { EditPool } from '../edit-work/edit-pool';
-import { HttpProblem, notFound } from '../http-problem';
+import { notFound, Refused } from './refusals';
 import { newId } from '../ids';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
@@ -67,17 +67,17 @@ export class ConfigService {
         const draft = tx.get(id);
         if (!draft) throw notFound(`The config ${id}`);
         if (draft.kind !== 'draft')
-          throw HttpProblem.of(
-            'conflict',
+          throw new Refused(
+            'not_allowed_in_state',
             `The config ${id} is already published; only drafts are published`,
           );
         const label = summary?.trim() || draft.label;
         const report = storedReport({ ...draft, kind: 'published', label });
         if (!report.valid) {
-          throw HttpProblem.of(
+          throw new Refused(
             'invalid_config',
             `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
-            { validation: report },
+            report,
           );
         }
         const publishedId = newId('cfg_');
@@ -108,15 +108,16 @@ export class ConfigService {
       const config = tx.get(id);
       if (!config) throw notFound(`The config ${id}`);
       if (config.kind !== 'published')
-        throw HttpProblem.of('conflict', `The config ${id} is a draft; publish it instead`);
+        throw new Refused(
+          'not_allowed_in_state',
+          `The config ${id} is a draft; publish it instead`,
+        );
       // Published configs were valid when published; rules may have grown since.
       if (!config.valid) {
-        throw HttpProblem.of(
+        throw new Refused(
           'invalid_config',
           `The config ${id} is not valid under the current rules`,
-          {
-            validation: storedReport(config),
-          },
+          storedReport(config),
         );
       }
       tx.setLive(id);
@@ -132,8 +133,8 @@ export class ConfigService {
       const config = tx.get(id);
       if (!config) throw notFound(`The config ${id}`);
       if (config.kind !== 'draft')
-        throw HttpProblem.of(
-          'conflict',
+        throw new Refused(
+          'not_allowed_in_state',
           `The config ${id} is published; only drafts can be discarded`,
         );
       tx.close(id, 'discarded', at);

@@ -1,17 +1,17 @@
 /** `GET/POST /api-keys`, `DELETE /api-keys/{id}` (docs/api.md). */
 import type { FastifyInstance } from 'fastify';
 import { audit, createApiKey, publicApiKey } from '../domain/accounts';
-import { notFound } from '../http-problem';
+import { notFound } from '../domain/refusals';
 import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
 
 export function registerApiKeyRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
   const { store, clock } = deps;
 
-  registerEndpoint(app, deps, 'listApiKeys', async ({ principal }) => ({
+  registerEndpoint(app, 'listApiKeys', async ({ principal }) => ({
     body: (await store.listApiKeys(principal.account.id)).map(publicApiKey),
   }));
 
-  registerEndpoint(app, deps, 'createApiKey', async ({ principal, body }) => ({
+  registerEndpoint(app, 'createApiKey', async ({ principal, body }) => ({
     status: 201,
     body: await createApiKey(store, {
       user: principal.user,
@@ -24,7 +24,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: EndpointDepende
     }),
   }));
 
-  registerEndpoint(app, deps, 'revokeApiKey', async ({ principal, params }) => {
+  registerEndpoint(app, 'revokeApiKey', async ({ principal, params }) => {
     const at = clock().toISOString();
     const key = await store.revokeApiKey(
       principal.account.id,

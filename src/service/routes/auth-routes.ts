@@ -2,7 +2,7 @@
 import type { AuthStatus } from '../../contract/auth-status';
 import type { Principal } from '../store/records';
 import type { FastifyInstance } from 'fastify';
-import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import { registerEndpoint } from './register-endpoint';
 
 export function authStatusOf({ key, user, account }: Principal): AuthStatus {
   return {
@@ -22,12 +22,12 @@ export function authStatusOf({ key, user, account }: Principal): AuthStatus {
   };
 }
 
-export function registerAuthRoutes(app: FastifyInstance, deps: EndpointDependencies): void {
+export function registerAuthRoutes(app: FastifyInstance): void {
   // The answer is a function of the principal alone, and a store that caches principals
   // (SqliteStore) hands out the same object until the key, user or account changes, so the
   // answer is serialized once per principal: this route is the one clients poll.
   const answers = new WeakMap<Principal, string>();
-  registerEndpoint(app, deps, 'getAuthStatus', async ({ principal, reply }) => {
+  registerEndpoint(app, 'getAuthStatus', async ({ principal, reply }) => {
     const known = answers.get(principal);
     if (known !== undefined) return { serializedBody: known };
     const serialized = reply.serialize(authStatusOf(principal));

@@ -19,7 +19,6 @@ export function registerConfigRoutes(
 
   registerEndpoint(
     app,
-    deps,
     'editConfig',
     async ({ principal, body, headers }) => {
       const ifMatch = headers['if-match'];
@@ -38,42 +37,42 @@ export function registerConfigRoutes(
     { permission: (body) => permissionForEdit((body as ConfigEditRequest).operations) },
   );
 
-  registerEndpoint(app, deps, 'listConfigs', async ({ principal, query }) => ({
+  registerEndpoint(app, 'listConfigs', async ({ principal, query }) => ({
     body: await configs.list(principal, query.kind),
   }));
 
-  registerEndpoint(app, deps, 'getLiveConfig', async ({ principal }) => {
+  registerEndpoint(app, 'getLiveConfig', async ({ principal }) => {
     const config = await configs.getLive(principal);
     return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
-  registerEndpoint(app, deps, 'getConfig', async ({ principal, params }) => {
+  registerEndpoint(app, 'getConfig', async ({ principal, params }) => {
     const config = await configs.get(principal, params.id);
     return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
-  registerEndpoint(app, deps, 'publishConfig', async ({ principal, params, body }) => {
+  registerEndpoint(app, 'publishConfig', async ({ principal, params, body }) => {
     const config = await configs.publish(principal, params.id, body.summary);
     return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
-  registerEndpoint(app, deps, 'activateConfig', async ({ principal, params }) => {
+  registerEndpoint(app, 'activateConfig', async ({ principal, params }) => {
     const config = await configs.activate(principal, params.id);
     return { body: config, etag: etagOf(config.id, config.revision) };
   });
 
-  registerEndpoint(app, deps, 'deleteConfig', async ({ principal, params }) => {
+  registerEndpoint(app, 'deleteConfig', async ({ principal, params }) => {
     await configs.discard(principal, params.id);
     return { status: 204, body: undefined };
   });
 
-  registerEndpoint(app, deps, 'getConfigHistory', async ({ principal, params }) => ({
+  registerEndpoint(app, 'getConfigHistory', async ({ principal, params }) => ({
     body: await configs.history(principal, params.id),
   }));
 
   const schema = configJsonSchema as unknown as Record<string, unknown>;
   const schemaEtag = contentEtagOf(schema);
-  registerEndpoint(app, deps, 'getConfigSchema', async () => ({ body: schema, etag: schemaEtag }));
+  registerEndpoint(app, 'getConfigSchema', async () => ({ body: schema, etag: schemaEtag }));
 }
 
 /** The problem code an operation's refusal is answered with (its own code names it). */

@@ -8,7 +8,7 @@ export function registerMetaRoutes(app: FastifyInstance, deps: EndpointDependenc
   const openApi = buildOpenApiDocument() as unknown as Record<string, unknown>;
   // 200 either way: the database is shared, and an outage of it must not make every
   // instance fail its probe at once (restarts would not bring it back).
-  registerEndpoint(app, deps, 'getHealth', async () => ({
+  registerEndpoint(app, 'getHealth', async () => ({
     body:
       (await deps.store.checkHealth()) === 'ok'
         ? { status: 'ok' as const }
@@ -18,7 +18,7 @@ export function registerMetaRoutes(app: FastifyInstance, deps: EndpointDependenc
           },
   }));
   const openApiEtag = contentEtagOf(openApi);
-  registerEndpoint(app, deps, 'getOpenApiDocument', async () => ({
+  registerEndpoint(app, 'getOpenApiDocument', async () => ({
     body: openApi,
     etag: openApiEtag,
   }));

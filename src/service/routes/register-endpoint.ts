@@ -70,8 +70,6 @@ export interface EndpointDependencies {
 
 export function registerEndpoint<N extends EndpointName>(
   app: FastifyInstance,
-  // Unused since authentication became a plugin of the app; the route modules still pass it.
-  _deps: EndpointDependencies,
   name: N,
   handler: (input: EndpointInput<N>) => Promise<EndpointOutput<N>>,
   options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
