@@ -36,6 +36,9 @@ async function postEdit(
     summary: `Bench edit ${run}`,
     operations: [{ update_app: [{ id: 'app-5', name: `Bench name ${run}` }] }],
   });
+  // A turn of I/O first: after a baseline that held this process for seconds, fetch would
+  // otherwise reuse a kept-alive connection the service has closed meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   const start = performance.now();
   const response = await fetch(`${url}/api/v1/config/edit`, {
     method: 'POST',
