@@ -1,5 +1,5 @@
 /**
- * The JSON Schema (draft 2020-12) of a config (config.md §1).
+ * The JSON Schema (draft 2020-12) of a config (docs/config.md).
  *
  * One schema serves three readers: the console gives it to monaco-yaml for completion, hover
  * and instant checks; the service serves it at GET /config/schema; and the validator

@@ -1,5 +1,5 @@
 /**
- * From editor text to operations (config.md §4): the console compares the person's YAML, as
+ * From editor text to operations (docs/config.md): the console compares the person's YAML, as
  * data, with the config it was loaded from. Apps matched by id give create/update/delete_app;
  * new tests give create_ab_test; every other difference is a set/unset at the smallest path
  * that captures it. Comment-only and formatting-only changes give no operation.

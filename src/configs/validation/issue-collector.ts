@@ -1,6 +1,6 @@
 /**
  * Gathers issues while rules run, then hands them out sorted by position with at most one
- * issue per (code, path) (config.md §2).
+ * issue per (code, path) (docs/config.md).
  */
 import type { Severity, ValidationIssue } from '../../contract/validation';
 import { toPointer, type PathSegment } from '../json-pointer';

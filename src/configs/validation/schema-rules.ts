@@ -3,7 +3,7 @@
  * issue gets the source range of the node it is about. Only the keywords the config schema
  * uses are supported; a test keeps the two in step.
  *
- * Where an issue sits (config.md §2): the value for a bad value (its key when the value is
+ * Where an issue sits (docs/config.md): the value for a bad value (its key when the value is
  * empty), the key for an unknown or duplicate key, the parent mapping's key (or the item's
  * first key) for a missing required field.
  */

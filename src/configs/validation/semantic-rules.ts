@@ -1,5 +1,5 @@
 /**
- * The rules a JSON Schema cannot say (config.md §2): unique ids, tests naming real apps,
+ * The rules a JSON Schema cannot say (docs/config.md): unique ids, tests naming real apps,
  * variant ids and weights, winners, settings a variant overrides, disabled apps in tests.
  *
  * They read the tree leniently: anything of the wrong shape is the schema rules' to report,

@@ -1,5 +1,5 @@
 /**
- * Validation of config text (config.md §2): the seed's validation object with every issue
+ * Validation of config text (docs/config.md): the validation report with every issue
  * positioned in the text. Never throws, whatever the text.
  */
 import type { ValidationReport, ValidationSource } from '../../contract/validation';

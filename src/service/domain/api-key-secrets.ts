@@ -1,5 +1,5 @@
 /**
- * API key secrets (api.md §1): `sk_` + 34 base62 characters from the CSPRNG (about 202 bits)
+ * API key secrets (docs/api.md): `sk_` + 34 base62 characters from the CSPRNG (about 202 bits)
  * + a 6-character base62 CRC-32 checksum, in the style of GitHub's tokens: a typo or a
  * truncated paste is refused without a database lookup. Only the SHA-256 is stored.
  */
