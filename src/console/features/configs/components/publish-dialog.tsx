@@ -1,12 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Suspense, useRef } from 'react';
-import { useForm } from 'react-hook-form';
+import { Suspense, useRef, useState } from 'react';
 import { z } from '../../../../contract/zod';
 import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { Dialog } from '../../../components/dialog';
 import { DialogActions } from '../../../components/dialog-actions';
-import { TextField } from '../../../components/form-fields';
+import { Form, FormTextField } from '../../../components/form';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/api-client';
 import { DiffView } from '../../../editor/lazy-monaco';
@@ -49,19 +47,12 @@ export function PublishDialog({
   const cancel = useRef<HTMLButtonElement>(null);
   const dark = useDarkScheme();
   const publish = usePublishConfig();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors },
-  } = useForm<PublishFormInput, unknown, PublishFormValues>({
-    resolver: zodResolver(publishFormSchema),
-    defaultValues: { label: '' },
-  });
+  // A new form each time the dialog closes: the label typed last time is not kept.
+  const [formKey, setFormKey] = useState(0);
 
   const close = () => {
     publish.reset();
-    reset();
+    setFormKey((key) => key + 1);
     onClose();
   };
 
@@ -70,7 +61,7 @@ export function PublishDialog({
       { id: draft.id, label: values.label },
       {
         onSuccess: (published) => {
-          reset();
+          setFormKey((key) => key + 1);
           onPublished(published);
         },
       },
@@ -103,14 +94,18 @@ export function PublishDialog({
       {unsaved && (
         <p className="warning-text">Your unsaved edits are not part of what is published.</p>
       )}
-      <form className="form" noValidate onSubmit={handleSubmit(onSubmit)}>
-        <TextField
+      <Form<PublishFormInput, PublishFormValues>
+        key={formKey}
+        schema={publishFormSchema}
+        defaultValues={{ label: '' }}
+        onSubmit={onSubmit}
+      >
+        <FormTextField
+          name="label"
           label="Version label"
           hint={`Optional. Empty: the draft's label, “${draft.label}”.`}
           autoComplete="off"
           maxLength={MAX_SUMMARY_LENGTH}
-          error={errors.label?.message}
-          {...register('label')}
         />
         {publish.isError && (
           <p role="alert" className="alert alert-error">
@@ -124,7 +119,7 @@ export function PublishDialog({
           pending={publish.isPending}
           cancelRef={cancel}
         />
-      </form>
+      </Form>
     </Dialog>
   );
 }
