@@ -6,7 +6,10 @@
  * after loading (every item read once) is printed too.
  */
 import { largeConfigText } from '../../src/configs/testing/large-config';
-import { handleOperationsRequest } from '../../src/console/editor/operations-handler';
+import {
+  handleOperationsRequest,
+  OperationsSession,
+} from '../../src/console/editor/operations-handler';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
 
 const SAVES = 15;
@@ -32,10 +35,11 @@ export function benchEditorOperations(): { figures: Figure[]; medians: Operation
   const byApps = new Map<number, number>();
   for (const apps of [1_000, 10_000]) {
     let base = largeConfigText(apps);
-    const load = timed(() => handleOperationsRequest({ kind: 'prime', text: base }));
+    const session = new OperationsSession();
+    const load = timed(() => handleOperationsRequest(session, { kind: 'prime', text: base }));
     const first = renameApp(base, 1, 'First save');
     const cold = timed(() =>
-      handleOperationsRequest({ kind: 'diff', baseText: base, editedText: first }),
+      handleOperationsRequest(session, { kind: 'diff', baseText: base, editedText: first }),
     );
     base = first;
     const samples: number[] = [];
@@ -45,7 +49,12 @@ export function benchEditorOperations(): { figures: Figure[]; medians: Operation
       let result: unknown;
       samples.push(
         timed(
-          () => (result = handleOperationsRequest({ kind: 'diff', baseText, editedText: edited })),
+          () =>
+            (result = handleOperationsRequest(session, {
+              kind: 'diff',
+              baseText,
+              editedText: edited,
+            })),
         ),
       );
       if ((result as { status?: string }).status !== 'changed')

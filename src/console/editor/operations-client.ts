@@ -38,14 +38,19 @@ interface Lane {
 
 /** Runs requests on this thread, one task later (as a worker's answer would come). */
 export function inThreadWorker(): WorkerLike {
+  // The handler loads as this stand-in is made; its session lives as long as the stand-in.
+  const session = import('./operations-handler').then((handler) => ({
+    handler,
+    state: new handler.OperationsSession(),
+  }));
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,
     postMessage({ id, request }) {
-      void import('./operations-handler').then(({ handleOperationsRequest }) => {
+      void session.then(({ handler, state }) => {
         let reply: OperationsReply;
         try {
-          reply = { id, ok: true, result: handleOperationsRequest(request) };
+          reply = { id, ok: true, result: handler.handleOperationsRequest(state, request) };
         } catch (error) {
           reply = {
             id,

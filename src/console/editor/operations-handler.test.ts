@@ -8,7 +8,12 @@ import {
   editsArb,
   type Data,
 } from '../../configs/testing/config-arbitraries';
-import { diffEditorText, handleOperationsRequest, reapplyEdit } from './operations-handler';
+import {
+  diffEditorText,
+  handleOperationsRequest,
+  OperationsSession,
+  reapplyEdit,
+} from './operations-handler';
 
 const BASE = `# Apps
 apps:
@@ -36,8 +41,12 @@ describe('editor text -> operations, the saved text parsed once', () => {
       'just text',
     ];
     for (const edited of edits) {
-      expect(diffEditorText(BASE, edited)).toEqual(editorTextToOperations(BASE, edited));
-      expect(diffEditorText(edited, BASE)).toEqual(editorTextToOperations(edited, BASE));
+      expect(diffEditorText(new OperationsSession(), BASE, edited)).toEqual(
+        editorTextToOperations(BASE, edited),
+      );
+      expect(diffEditorText(new OperationsSession(), edited, BASE)).toEqual(
+        editorTextToOperations(edited, BASE),
+      );
     }
   });
 
@@ -53,6 +62,7 @@ describe('editor text -> operations, the saved text parsed once', () => {
         fc.array(textArb, { minLength: 2, maxLength: 5 }),
         fc.array(editsArb, { minLength: 1, maxLength: 4 }),
         (texts, editLists) => {
+          const session = new OperationsSession();
           let base = texts[0] as string;
           for (const [index, text] of texts.entries()) {
             const config = parseConfig(text).document.toJS() as Data | null;
@@ -61,7 +71,9 @@ describe('editor text -> operations, the saved text parsed once', () => {
               ? stringify(applyEdits(config, edits), { lineWidth: 0 })
               : text;
             for (const edited of [text, editedText]) {
-              expect(diffEditorText(base, edited)).toEqual(editorTextToOperations(base, edited));
+              expect(diffEditorText(session, base, edited)).toEqual(
+                editorTextToOperations(base, edited),
+              );
             }
             base = editedText;
           }
@@ -98,7 +110,13 @@ describe('re-applying an edit on a newer text (412)', () => {
   });
 
   it('answers the worker protocol', () => {
-    expect(handleOperationsRequest({ kind: 'diff', baseText: BASE, editedText: edited })).toEqual({
+    expect(
+      handleOperationsRequest(new OperationsSession(), {
+        kind: 'diff',
+        baseText: BASE,
+        editedText: edited,
+      }),
+    ).toEqual({
       status: 'changed',
       operations: [{ update_app: [{ id: 'checkout', name: 'Checkout 2' }] }],
     });

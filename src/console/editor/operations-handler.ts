@@ -18,28 +18,29 @@ import {
 import type { OperationsRequest, OperationsResults, ReapplyResult } from './operations-protocol';
 
 /**
- * Texts as data, re-reading only the items (apps, tests) that changed since the last texts:
- * a save after a small edit of a large config reads one app, not the whole text (its target
- * is in docs/benchmarks.md). Texts in another shape are parsed whole.
+ * What one operations worker remembers between requests: texts as data, re-reading only the
+ * items (apps, tests) that changed since the last texts (a save after a small edit of a large
+ * config reads one app, not the whole text), and the saved text every diff is made against.
+ * Texts in another shape are parsed whole.
  */
-const reader = new ChunkedConfigReader();
+export class OperationsSession {
+  private readonly reader = new ChunkedConfigReader();
+  private saved: { readonly text: string; readonly data: ConfigData } | null = null;
 
-function textData(text: string): ConfigData {
-  const chunked = reader.dataOf(text);
-  return chunked ? { ok: true, data: chunked.data } : configData(parseConfig(text));
-}
+  textData(text: string): ConfigData {
+    const chunked = this.reader.dataOf(text);
+    return chunked ? { ok: true, data: chunked.data } : configData(parseConfig(text));
+  }
 
-/** The saved text's data: every preview and save of a page diffs against it. */
-let saved: { readonly text: string; readonly data: ConfigData } | null = null;
-
-function savedData(text: string): ConfigData {
-  if (saved?.text !== text) saved = { text, data: textData(text) };
-  return saved.data;
+  savedData(text: string): ConfigData {
+    if (this.saved?.text !== text) this.saved = { text, data: this.textData(text) };
+    return this.saved.data;
+  }
 }
 
 /** Parses the saved text ahead of the first diff against it. */
-export function primeSavedText(text: string): null {
-  savedData(text);
+export function primeSavedText(session: OperationsSession, text: string): null {
+  session.savedData(text);
   return null;
 }
 
@@ -47,10 +48,14 @@ export function primeSavedText(text: string): null {
  * `editorTextToOperations(baseText, editedText)`, with the saved text (the base) parsed once
  * rather than per call.
  */
-export function diffEditorText(baseText: string, editedText: string): EditorOperationsResult {
-  const edited = textData(editedText);
+export function diffEditorText(
+  session: OperationsSession,
+  baseText: string,
+  editedText: string,
+): EditorOperationsResult {
+  const edited = session.textData(editedText);
   if (!edited.ok) return { status: 'syntax_error', issues: edited.issues };
-  const base = savedData(baseText);
+  const base = session.savedData(baseText);
   // A saved text that does not parse cannot happen; if it does, the reference function says.
   if (!base.ok) return editorTextToOperations(baseText, editedText);
   const operations = diffConfigData(base.data, edited.data);
@@ -75,23 +80,24 @@ export function reapplyEdit(
 }
 
 /** A config's apps and tests; null when its text does not parse. */
-export function readContents(text: string): ConfigContents | null {
+export function readContents(session: OperationsSession, text: string): ConfigContents | null {
   // The live config and its drafts share most items: the chunked reader reads each once.
-  const data = textData(text);
+  const data = session.textData(text);
   return data.ok ? readConfigContents(data.data) : null;
 }
 
 export function handleOperationsRequest(
+  session: OperationsSession,
   request: OperationsRequest,
 ): OperationsResults[keyof OperationsResults] {
   switch (request.kind) {
     case 'diff':
-      return diffEditorText(request.baseText, request.editedText);
+      return diffEditorText(session, request.baseText, request.editedText);
     case 'reapply':
       return reapplyEdit(request.oldBaseText, request.editedText, request.newBaseText);
     case 'prime':
-      return primeSavedText(request.text);
+      return primeSavedText(session, request.text);
     case 'contents':
-      return readContents(request.text);
+      return readContents(session, request.text);
   }
 }
