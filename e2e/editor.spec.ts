@@ -426,6 +426,18 @@ test('a syntax error is marked at once and not saved; fixed, saved, published, r
       )
       .toBe(true);
     await expect(editorRoot(page).locator('.squiggly-error').first()).toBeVisible();
+    // The Problems panel lists it too, at its line, and says why it cannot be saved.
+    const problems = problemsRegion(page);
+    await expect(problems.getByText(/^\d+ syntax errors?$/)).toBeVisible();
+    await expect(problems).toContainText('Fix the syntax errors before saving.');
+    const item = problems
+      .getByRole('listitem')
+      .filter({ hasText: 'Syntax error' })
+      .getByRole('button', { name: new RegExp(`^${line}:\\d+ `) });
+    await expect(item.first()).toBeVisible();
+    // Chosen, it puts the cursor on that line.
+    await item.first().click();
+    await expect.poll(async () => (await editorState(page))?.selection?.startLineNumber).toBe(line);
   });
 
   await test.step('Save is refused with a message, and nothing is posted', async () => {

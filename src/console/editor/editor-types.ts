@@ -53,6 +53,8 @@ export interface ConfigEditorHandle {
   setServerIssues(issues: readonly ValidationIssue[]): void;
   /** Selects the range of the `index`th issue (where it is now), reveals it and focuses. */
   revealIssue(index: number): void;
+  /** Selects the range `issue` gives in the current text (a syntax error), reveals it, focuses. */
+  selectIssue(issue: ValidationIssue): void;
   /** Highlights the lines these offsets cover, for `durationMs`. */
   highlight(ranges: readonly OffsetRange[], durationMs: number): void;
   focus(): void;

@@ -133,6 +133,12 @@ function createHandle(
       editor.revealRangeInCenterIfOutsideViewport(range);
       editor.focus();
     },
+    selectIssue(issue) {
+      const range = toRange(issueToMarker(model, issue));
+      editor.setSelection(range);
+      editor.revealRangeInCenterIfOutsideViewport(range);
+      editor.focus();
+    },
     highlight(ranges: readonly OffsetRange[], durationMs) {
       window.clearTimeout(highlightTimer);
       highlights.set(

@@ -18,13 +18,16 @@ export const fakeEditor: {
   markers: EditorMarker[];
   highlights: OffsetRange[];
   revealed: number[];
+  /** The issues chosen by their position (syntax errors), in order. */
+  selected: ValidationIssue[];
   readOnly: boolean;
-} = { markers: [], highlights: [], revealed: [], readOnly: false };
+} = { markers: [], highlights: [], revealed: [], selected: [], readOnly: false };
 
 export function resetFakeEditor(): void {
   fakeEditor.markers = [];
   fakeEditor.highlights = [];
   fakeEditor.revealed = [];
+  fakeEditor.selected = [];
   fakeEditor.readOnly = false;
 }
 
@@ -74,6 +77,10 @@ export default function FakeConfigEditor({
       },
       revealIssue(index) {
         fakeEditor.revealed.push(index);
+        element.focus();
+      },
+      selectIssue(issue) {
+        fakeEditor.selected.push(issue);
         element.focus();
       },
       highlight(ranges) {

@@ -138,6 +138,28 @@ describe('the editor page: saving', () => {
     expect(server.edits).toHaveLength(0);
   });
 
+  it('lists the syntax errors as problems with their positions, and says why Save is refused', async () => {
+    open('/configs/live');
+    const broken = LIVE_YAML.replace('name: Checkout', 'name: Checkout: broken');
+    const line = broken.split('\n').findIndex((text) => text.includes('Checkout: broken')) + 1;
+    typeText(await editor(), broken);
+
+    const problems = screen.getByRole('region', { name: 'Problems' });
+    expect(await within(problems).findByText('1 syntax error')).toBeTruthy();
+    expect(within(problems).getByText('Fix the syntax errors before saving.')).toBeTruthy();
+    const item = within(problems).getByRole('button', { name: new RegExp(`^${line}:\\d+ `) });
+    expect(item.closest('li')?.textContent).toMatch(/^Syntax error/);
+
+    // Choosing it moves the editor to the error.
+    await userEvent.click(item);
+    expect(fakeEditor.selected).toMatchObject([{ code: 'yaml.syntax', line }]);
+
+    // Fixed, the list is empty again.
+    typeText(await editor(), LIVE_YAML);
+    expect(await within(problems).findByText('No problems')).toBeTruthy();
+    expect(within(problems).queryByText('Fix the syntax errors before saving.')).toBeNull();
+  });
+
   it('asks for a summary before posting', async () => {
     const { server } = open('/configs/live');
     typeText(await editor(), LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));

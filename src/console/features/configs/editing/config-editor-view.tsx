@@ -215,7 +215,12 @@ export function ConfigEditorView({
           dark={dark}
         />
       )}
-      <ProblemsPanel report={report} onChoose={(index) => editor.current?.revealIssue(index)} />
+      <ProblemsPanel
+        report={report}
+        syntaxIssues={operations.syntaxIssues}
+        onChoose={(index) => editor.current?.revealIssue(index)}
+        onChooseSyntax={(issue) => editor.current?.selectIssue(issue)}
+      />
 
       {isDraft && (
         <PublishDialog

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EditorOperationsResult } from '../../../../configs';
+import type { ValidationIssue } from '../../../../contract/validation';
 import { describeError } from '../../../lib/api-client';
 import type { ConfigEditorHandle } from '../../../editor/editor-types';
 import { operationsClient, SupersededError } from '../../../editor/operations-client';
@@ -27,6 +28,7 @@ export function primeSavedText(text: string): void {
 }
 
 const WORKING: OperationsPreview = { result: null, identical: true, failure: null };
+const NO_ISSUES: readonly ValidationIssue[] = [];
 
 export function useEditOperations(
   editorRef: { readonly current: ConfigEditorHandle | null },
@@ -34,6 +36,8 @@ export function useEditOperations(
 ) {
   const [shown, setShown] = useState(false);
   const [preview, setPreview] = useState<OperationsPreview>(WORKING);
+  // The syntax errors of the text as the last diff found them; none once it parses.
+  const [syntaxIssues, setSyntaxIssues] = useState<readonly ValidationIssue[]>(NO_ISSUES);
   const latest = useRef({ savedText, shown });
   const latestDiff = useRef<{
     readonly baseText: string;
@@ -57,9 +61,15 @@ export function useEditOperations(
       const result = operationsClient().runLatest('diff', { kind: 'diff', baseText, editedText });
       const entry = { baseText, editedText, result };
       latestDiff.current = entry;
-      result.catch(() => {
-        if (latestDiff.current === entry) latestDiff.current = null;
-      });
+      result.then(
+        (outcome) => {
+          if (latestDiff.current !== entry) return;
+          setSyntaxIssues(outcome.status === 'syntax_error' ? outcome.issues : NO_ISSUES);
+        },
+        () => {
+          if (latestDiff.current === entry) latestDiff.current = null;
+        },
+      );
       return result;
     },
     [],
@@ -112,5 +122,5 @@ export function useEditOperations(
     setPreview(WORKING);
   }, []);
 
-  return { shown, preview, toggle, diff, edited };
+  return { shown, preview, syntaxIssues, toggle, diff, edited };
 }
