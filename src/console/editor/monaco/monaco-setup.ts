@@ -70,7 +70,8 @@ function installWorkerFactory(): void {
 
 /**
  * Monaco's own themes with the colours that fall short of WCAG AA (4.5:1) made darker
- * (light) or lighter (dark), also on the diff editor's added and removed lines.
+ * (light) or lighter (dark), also on the diff editor's added and removed lines and the
+ * dimmed number of an empty last line (Monaco's default is the line numbers at 40%).
  */
 function defineThemes(): void {
   monaco.editor.defineTheme('provisioning-light', {
@@ -82,6 +83,7 @@ function defineThemes(): void {
       { token: 'number', foreground: '066b45' },
     ],
     colors: {
+      'editorLineNumber.dimmedForeground': '#4a7a88',
       'diffEditor.insertedLineBackground': '#9bb9551a',
       'diffEditor.insertedTextBackground': '#9ccc2c33',
       'diffEditor.removedLineBackground': '#ff00000f',
@@ -93,6 +95,8 @@ function defineThemes(): void {
     inherit: true,
     rules: [{ token: 'comment', foreground: '7fae6a' }],
     colors: {
+      // Monaco's line numbers here are barely above 4.5:1: the dimmed one cannot be dimmer.
+      'editorLineNumber.dimmedForeground': '#858585',
       'diffEditor.insertedLineBackground': '#9bb95514',
       'diffEditor.insertedTextBackground': '#9ccc2c26',
       'diffEditor.removedLineBackground': '#ff00000f',
