@@ -191,6 +191,8 @@ test('platform: desktop is underlined exactly under desktop, listed, and chosen 
   const [marker] = await markersOf(page, SERVER_OWNER);
   expect(marker?.text).toBe('desktop');
   expect(marker?.message).toContain(issue?.message ?? '');
+  // One problem, one marker: monaco-yaml's own check does not restate the server's.
+  await expect.poll(async () => (await markersOn(page, 'desktop')).length).toBe(1);
 
   // The squiggle is drawn, on desktop's line and under the word.
   const squiggle = editorRoot(page).locator('.squiggly-error');
@@ -225,7 +227,35 @@ test('platform: desktop is underlined exactly under desktop, listed, and chosen 
     });
   expect((await currentEditorState(page)).selectedText).toBe('desktop');
   await saveScreenshot(page, 'editor-desktop-marker');
+
+  // A fresh, unsaved edit elsewhere gets monaco-yaml's instant check, and only it, now that
+  // monaco-yaml has checked the whole text again.
+  await clickIntoEditor(page);
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.insertText('\n');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.insertText('colour: blue');
+  await page.keyboard.press('Escape');
+  await expect
+    .poll(async () => (await markersOf(page, 'yaml')).map((m) => [m.startLineNumber, m.text]))
+    .toEqual([[1, 'colour']]);
+  // monaco-yaml's markers are exactly that one: none restates the server's on desktop.
+  expect(await markersOf(page, SERVER_OWNER)).toHaveLength(1);
 });
+
+/** Every marker, of any owner, that covers part of the first `word` in the editor. */
+async function markersOn(page: Page, word: string): Promise<MarkerView[]> {
+  const { value, markers } = await currentEditorState(page);
+  const at = positionOf(value, word, word);
+  const end = at.column + word.length;
+  return markers.filter(
+    (marker) =>
+      marker.startLineNumber <= at.line &&
+      at.line <= marker.endLineNumber &&
+      (marker.startLineNumber < at.line || marker.startColumn < end) &&
+      (marker.endLineNumber > at.line || marker.endColumn > at.column),
+  );
+}
 
 interface Box {
   left: number;

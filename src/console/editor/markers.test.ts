@@ -4,8 +4,10 @@ import type { ValidationIssue } from '../../contract/validation';
 import {
   describeIssueCounts,
   issueRange,
+  instantMarkersToKeep,
   issueToMarker,
   lineRange,
+  SYNTAX_SOURCE,
   textPositions,
 } from './markers';
 
@@ -123,5 +125,46 @@ describe('issue counts', () => {
     expect(describeIssueCounts(2, 1)).toBe('2 errors, 1 warning');
     expect(describeIssueCounts(1, 0)).toBe('1 error');
     expect(describeIssueCounts(0, 3)).toBe('3 warnings');
+  });
+});
+
+describe('instant checks beside the server markers', () => {
+  const SCHEMA = 'yaml-schema: config';
+  const at = (line: number, start: number, end: number, source = SCHEMA) => ({
+    startLineNumber: line,
+    startColumn: start,
+    endLineNumber: line,
+    endColumn: end,
+    source,
+  });
+  // `platform: desktop` on line 3, judged by the server (schema.enum on desktop).
+  const server = [at(3, 15, 22)];
+  const desktop = at(3, 15, 22);
+
+  it('drops a schema check the server has already judged on an unchanged line', () => {
+    expect(instantMarkersToKeep([desktop], server, [])).toEqual([]);
+  });
+
+  it('never restates a server issue, even on a line edited since', () => {
+    const edited = [{ startLineNumber: 3, endLineNumber: 3 }];
+    expect(instantMarkersToKeep([desktop], server, edited)).toEqual([]);
+  });
+
+  it('keeps a schema check on a line edited since the report', () => {
+    const toaster = at(7, 15, 22);
+    const edited = [{ startLineNumber: 6, endLineNumber: 7 }];
+    expect(instantMarkersToKeep([desktop, toaster], server, edited)).toEqual([toaster]);
+  });
+
+  it('drops a schema check on a line nobody edited, even where the server found nothing', () => {
+    const elsewhere = at(9, 5, 8);
+    expect(
+      instantMarkersToKeep([elsewhere], server, [{ startLineNumber: 3, endLineNumber: 3 }]),
+    ).toEqual([]);
+  });
+
+  it('always keeps syntax errors', () => {
+    const syntax = at(3, 15, 22, SYNTAX_SOURCE);
+    expect(instantMarkersToKeep([syntax], server, [])).toEqual([syntax]);
   });
 });

@@ -97,3 +97,50 @@ export function describeIssueCounts(errors: number, warnings: number): string {
   ];
   return parts.length > 0 ? parts.join(', ') : 'No problems';
 }
+
+/** Where a marker lies, and who raised it (monaco-yaml's `source`). */
+export interface PlacedMarker extends TextRange {
+  source?: string | undefined;
+}
+
+/** Whole lines, first to last (1-based, inclusive). */
+export interface LineSpan {
+  startLineNumber: number;
+  endLineNumber: number;
+}
+
+/** monaco-yaml's source for what its parser finds (schema checks name their schema). */
+export const SYNTAX_SOURCE = 'YAML';
+
+function before(lineA: number, columnA: number, lineB: number, columnB: number): boolean {
+  return lineA < lineB || (lineA === lineB && columnA <= columnB);
+}
+
+function overlaps(a: TextRange, b: TextRange): boolean {
+  return (
+    before(a.startLineNumber, a.startColumn, b.endLineNumber, b.endColumn) &&
+    before(b.startLineNumber, b.startColumn, a.endLineNumber, a.endColumn)
+  );
+}
+
+/**
+ * The editor's instant checks that stay beside the server's markers. The server's report is
+ * the truth for the text it judged: a schema check stays only on lines edited since, and
+ * never where a server issue lies; what the parser finds (syntax) always stays.
+ */
+export function instantMarkersToKeep<Marker extends PlacedMarker>(
+  instant: readonly Marker[],
+  server: readonly TextRange[],
+  editedSince: readonly LineSpan[],
+): Marker[] {
+  return instant.filter(
+    (marker) =>
+      marker.source === SYNTAX_SOURCE ||
+      (editedSince.some(
+        (span) =>
+          span.startLineNumber <= marker.endLineNumber &&
+          marker.startLineNumber <= span.endLineNumber,
+      ) &&
+        !server.some((range) => overlaps(range, marker))),
+  );
+}

@@ -14,11 +14,15 @@ import {
   type OffsetRange,
   type TextRange,
 } from '../editor-types';
-import { issueToMarker, lineRange } from '../markers';
+import { instantMarkersToKeep, issueToMarker, lineRange, type LineSpan } from '../markers';
 import { monaco, setConfigSchema, themeOf, type Monaco } from './monaco-setup';
 
 type CodeEditor = ReturnType<Monaco['editor']['create']>;
 type TextModel = NonNullable<ReturnType<CodeEditor['getModel']>>;
+type DecorationsCollection = ReturnType<CodeEditor['createDecorationsCollection']>;
+
+/** monaco-yaml's marker owner: its instant checks as the person types. */
+const INSTANT_MARKER_OWNER = 'yaml';
 
 const EDITOR_OPTIONS = {
   ariaLabel: 'Config YAML',
@@ -74,6 +78,88 @@ function severityOf(severity: 'error' | 'warning') {
   return severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error;
 }
 
+/** Lines whose spans touch or overlap become one span. */
+function mergeSpans(spans: LineSpan[]): LineSpan[] {
+  const sorted = [...spans].sort((a, b) => a.startLineNumber - b.startLineNumber);
+  const merged: LineSpan[] = [];
+  for (const span of sorted) {
+    const last = merged.at(-1);
+    if (last && span.startLineNumber <= last.endLineNumber + 1) {
+      last.endLineNumber = Math.max(last.endLineNumber, span.endLineNumber);
+    } else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/**
+ * Keeps monaco-yaml's markers apart from the server's: the lines edited since the server's
+ * report are tracked, and each time monaco-yaml sets its markers, those the rule in
+ * `instantMarkersToKeep` drops are taken out (setting the kept ones fires no further change).
+ */
+function keepInstantChecksApart(
+  editor: CodeEditor,
+  model: TextModel,
+  serverRanges: DecorationsCollection,
+): { judged: () => void } {
+  const edited = editor.createDecorationsCollection();
+  const editedOptions = {
+    description: 'provisioning-edited-since-report',
+    stickiness: monaco.editor.TrackedRangeStickiness.AlwaysGrowsWhenTypingAtEdges,
+  };
+  const setEdited = (spans: LineSpan[]) =>
+    edited.set(
+      mergeSpans(spans).map((span) => ({
+        range: new monaco.Range(
+          span.startLineNumber,
+          1,
+          span.endLineNumber,
+          model.getLineMaxColumn(span.endLineNumber),
+        ),
+        options: editedOptions,
+      })),
+    );
+
+  const refilter = () => {
+    const instant = monaco.editor.getModelMarkers({
+      owner: INSTANT_MARKER_OWNER,
+      resource: model.uri,
+    });
+    const kept = instantMarkersToKeep(instant, serverRanges.getRanges(), edited.getRanges());
+    if (kept.length === instant.length) return;
+    monaco.editor.setModelMarkers(
+      model,
+      INSTANT_MARKER_OWNER,
+      kept.map(({ owner: _owner, resource: _resource, ...data }) => data),
+    );
+  };
+
+  const onContent = model.onDidChangeContent((event) => {
+    // Offsets are of the text before the edit: shift each change by those before it.
+    let shift = 0;
+    const spans: LineSpan[] = [...edited.getRanges()];
+    for (const change of [...event.changes].sort((a, b) => a.rangeOffset - b.rangeOffset)) {
+      const start = model.getPositionAt(change.rangeOffset + shift);
+      const end = model.getPositionAt(change.rangeOffset + shift + change.text.length);
+      spans.push({ startLineNumber: start.lineNumber, endLineNumber: end.lineNumber });
+      shift += change.text.length - change.rangeLength;
+    }
+    setEdited(spans);
+  });
+  const onMarkers = monaco.editor.onDidChangeMarkers((uris) => {
+    if (uris.some((uri) => uri.toString() === model.uri.toString())) refilter();
+  });
+  model.onWillDispose(() => {
+    onContent.dispose();
+    onMarkers.dispose();
+  });
+  return {
+    judged() {
+      edited.clear();
+      refilter();
+    },
+  };
+}
+
 function createHandle(
   editor: CodeEditor,
   model: TextModel,
@@ -83,6 +169,7 @@ function createHandle(
   // Follow each issue's range through later edits, so choosing it selects where it is now.
   const issueRanges = editor.createDecorationsCollection();
   const highlights = editor.createDecorationsCollection();
+  const instantChecks = keepInstantChecksApart(editor, model, issueRanges);
   let highlightTimer: number | undefined;
 
   const toRange = (range: TextRange) =>
@@ -125,6 +212,8 @@ function createHandle(
           },
         })),
       );
+      // The server has judged this text: its markers are the truth for it.
+      instantChecks.judged();
     },
     revealIssue(index) {
       const range = issueRanges.getRange(index);
