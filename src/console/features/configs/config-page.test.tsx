@@ -108,9 +108,11 @@ describe('the editor page: saving', () => {
 
     const problems = screen.getByRole('region', { name: 'Problems' });
     expect(within(problems).getByText('1 error, 1 warning')).toBeTruthy();
-    expect(
-      within(problems).getByRole('button', { name: /^11:15 apps\[2\]\.platform must be one of/ }),
-    ).toBeTruthy();
+    const platform = within(problems).getByRole('button', {
+      name: /^11:15 apps\[2\]\.platform must be one of/,
+    });
+    // The new draft's page still names the operation behind each issue.
+    expect(platform.parentElement?.textContent).toContain('from create_app desktop');
 
     // The applied path (the new app) is highlighted: its lines.
     await waitFor(() => expect(fakeEditor.highlights).toHaveLength(1));
@@ -205,6 +207,30 @@ describe('the editor page: saving', () => {
         name: /^8:15 /,
       }),
     );
+    expect(fakeEditor.revealed).toEqual([0]);
+  });
+
+  it('names the operation behind each issue after a save, and links each operation to its issues', async () => {
+    const server = new ConfigServer();
+    server.add({ id: 'cfg_d', label: 'My draft', revision: 4 });
+    open('/configs/cfg_d', server);
+    const textarea = await editor();
+    await userEvent.click(screen.getByRole('button', { name: 'Show operations' }));
+    const problems = screen.getByRole('region', { name: 'Problems' });
+    const operations = await screen.findByRole('region', { name: 'Operations' });
+    // Before any save on this page, nothing is named.
+    expect(problems.textContent).not.toContain('from ');
+    expect(operations.textContent).not.toContain('The last save');
+
+    typeText(textarea, LIVE_YAML.replace('platform: ios', 'platform: desktop'));
+    await save('iOS to desktop');
+    expect(await screen.findByText('Saved: revision 5.')).toBeTruthy();
+    const issue = within(problems).getByRole('button', { name: /^8:15 / });
+    expect(issue.parentElement?.textContent).toContain('from update_app ios-app');
+
+    expect(operations.textContent).toContain('The last save');
+    expect(operations.textContent).toContain('Caused 1 issue:');
+    await userEvent.click(within(operations).getByRole('button', { name: /^8:15 / }));
     expect(fakeEditor.revealed).toEqual([0]);
   });
 

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { EditorOperationsResult } from '../../../../configs';
-import { actionKeyOf, itemsOf } from '../../../../contract/operations';
+import { actionKeyOf, itemsOf, type Operation } from '../../../../contract/operations';
+import type { ValidationIssue } from '../../../../contract/validation';
 import { Spinner } from '../../../components/spinner';
 
 export const NOTHING_TO_SAVE = 'Nothing to save: only comments or formatting changed.';
@@ -13,13 +14,73 @@ interface OperationsPanelProps {
   identical: boolean;
   /** Why they could not be worked out, in words. */
   failure: string | null;
+  /** The last save made on this page, each operation with the issues it caused; null: none. */
+  lastSave: {
+    readonly operations: readonly Operation[];
+    readonly issues: readonly (readonly { index: number; issue: ValidationIssue }[])[];
+  } | null;
+  /** Selects a report issue, as the Problems panel does. */
+  onChooseIssue: (index: number) => void;
+}
+
+function LastSave({
+  lastSave,
+  onChooseIssue,
+}: Pick<OperationsPanelProps, 'onChooseIssue'> & {
+  lastSave: NonNullable<OperationsPanelProps['lastSave']>;
+}) {
+  return (
+    <>
+      <h3>The last save</h3>
+      <ol className="operation-list">
+        {lastSave.operations.map((operation, index) => {
+          const issues = lastSave.issues[index] ?? [];
+          return (
+            <li key={index}>
+              <code className="operation-action">{actionKeyOf(operation)}</code>{' '}
+              {itemsOf(operation)
+                .map((item) => (typeof item.id === 'string' ? item.id : String(item.path)))
+                .join(', ')}
+              <p>
+                {issues.length === 0
+                  ? 'Caused no issues.'
+                  : `Caused ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}:`}
+              </p>
+              {issues.length > 0 && (
+                <ul className="problem-list">
+                  {issues.map(({ index: issueIndex, issue }) => (
+                    <li key={issueIndex}>
+                      <button
+                        type="button"
+                        className="problem-button"
+                        onClick={() => onChooseIssue(issueIndex)}
+                      >
+                        {`${issue.line}:${issue.column} ${issue.message}`}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </>
+  );
 }
 
 /**
  * What Save draft would post: the edit as operations (docs/config.md, From editor text to
  * operations).
  */
-export function OperationsPanel({ id, result, identical, failure }: OperationsPanelProps) {
+export function OperationsPanel({
+  id,
+  result,
+  identical,
+  failure,
+  lastSave,
+  onChooseIssue,
+}: OperationsPanelProps) {
   const titleId = useId();
   return (
     <section
@@ -65,6 +126,7 @@ export function OperationsPanel({ id, result, identical, failure }: OperationsPa
           </ol>
         </>
       )}
+      {lastSave && <LastSave lastSave={lastSave} onChooseIssue={onChooseIssue} />}
     </section>
   );
 }

@@ -1,12 +1,15 @@
 import { useId } from 'react';
 import type { ValidationIssue, ValidationReport } from '../../../../contract/validation';
 import { describeIssueCounts } from '../../../editor/markers';
+import type { IssueOrigin } from '../editing/issue-origins';
 import { SYNTAX_ALERT } from '../editing/use-save-edit';
 
 interface ProblemsPanelProps {
   report: ValidationReport;
   /** The syntax errors of the text being edited: it cannot be saved while there are any. */
   syntaxIssues: readonly ValidationIssue[];
+  /** Per report issue, the operation of the save behind it; null before any save here. */
+  origins: readonly (IssueOrigin | null)[] | null;
   /** Moves the cursor to the issue and selects its range. */
   onChoose: (index: number, issue: ValidationIssue) => void;
   /** Moves the cursor to the syntax error and selects its range. */
@@ -25,11 +28,13 @@ function ProblemItem({
   kind,
   label,
   issue,
+  origin,
   onChoose,
 }: {
   kind: string;
   label: string;
   issue: ValidationIssue;
+  origin?: IssueOrigin | null | undefined;
   onChoose: () => void;
 }) {
   return (
@@ -38,6 +43,7 @@ function ProblemItem({
       <button type="button" className="problem-button" onClick={onChoose}>
         {`${issue.line}:${issue.column} ${issue.message}`}
       </button>
+      {origin && <span className="problem-origin">{`from ${origin.label}`}</span>}
     </li>
   );
 }
@@ -49,6 +55,7 @@ function ProblemItem({
 export function ProblemsPanel({
   report,
   syntaxIssues,
+  origins,
   onChoose,
   onChooseSyntax,
 }: ProblemsPanelProps) {
@@ -78,6 +85,7 @@ export function ProblemsPanel({
                 kind={severity}
                 label={severity === 'error' ? 'Error' : 'Warning'}
                 issue={issue}
+                origin={origins?.[index]}
                 onChoose={() => onChoose(index, issue)}
               />
             );

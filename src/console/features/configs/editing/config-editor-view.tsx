@@ -2,7 +2,7 @@
  * The editor page once its config is loaded: the editor, the save bar, the panels and the
  * dialogs, wired to the edit session (edit-session.ts) and the save mutation.
  */
-import { Suspense, useId, useRef, useState } from 'react';
+import { Suspense, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { ErrorBoundary, RegionError } from '../../../components/error-boundary';
@@ -23,6 +23,7 @@ import { PublishDialog } from '../components/publish-dialog';
 import { SaveBar } from '../components/save-bar';
 import { ConflictResolution } from './conflict-resolution';
 import { useEditSession } from './edit-session';
+import { issueOriginsOf, issuesByOperation, type SavedEdit } from './issue-origins';
 import { arrivalState, highlightApplied, savedArrivalOf } from './saved-arrival';
 import { primeSavedText, useEditOperations } from './use-edit-operations';
 import { isConflict, saveAlertOf, useSaveEdit, type SaveEditOutcome } from './use-save-edit';
@@ -64,6 +65,11 @@ export function ConfigEditorView({
   const leaving = useRef(false);
   // What a save that created this draft left for it: what to highlight, the view.
   const arrival = useRef(savedArrivalOf(location.state));
+  // The last save made here and the report it got back: its issues name their operations.
+  const [lastSave, setLastSave] = useState<{ edit: SavedEdit; report: object } | null>(() => {
+    const save = savedArrivalOf(location.state)?.save;
+    return save ? { edit: save, report: initial.validation } : null;
+  });
 
   const operations = useEditOperations(editor, session.savedText);
   const summary = useSummaryForm();
@@ -73,6 +79,19 @@ export function ConfigEditorView({
   const isDraft = config.kind === 'draft';
   const base = useConfig(isDraft ? config.base_config_id : null);
   const baseLabel = base.data?.label ?? 'the config it came from';
+  // Only for the report that save got: a newer version's issues name nothing.
+  const saved = lastSave?.report === report ? lastSave.edit : null;
+  const origins = useMemo(
+    () =>
+      saved
+        ? issueOriginsOf(
+            saved.operations,
+            saved.appliedPaths,
+            report.issues.map((issue) => issue.path),
+          )
+        : null,
+    [saved, report],
+  );
 
   function onEditorReady(handle: ConfigEditorHandle): void {
     editor.current = handle;
@@ -93,12 +112,17 @@ export function ConfigEditorView({
     if (outcome.status === 'unchanged') notify(NOTHING_TO_SAVE, 'info');
     if (outcome.status !== 'saved') return;
     const { output, record } = outcome;
+    const edit: SavedEdit = {
+      operations: outcome.operations,
+      appliedPaths: output.result.applied_paths,
+    };
     if (output.result.created) {
       notify(`Saved as a new draft from ${config.label}.`);
       leaving.current = true;
       const saved = arrivalState({
         appliedRanges: output.result.applied_ranges,
         viewState: handle.saveViewState(),
+        save: edit,
       });
       void navigate(`/configs/${encodeURIComponent(record.id)}`, { state: saved });
       return;
@@ -109,6 +133,7 @@ export function ConfigEditorView({
     handle.markClean();
     handle.setServerIssues(record.validation.issues);
     dispatch({ type: 'saved', record });
+    setLastSave({ edit, report: record.validation });
     summary.clear();
     notify(`Saved: revision ${record.revision}.`);
     highlightApplied(handle, record.yaml, output.result.applied_ranges);
@@ -204,6 +229,20 @@ export function ConfigEditorView({
           result={operations.preview.result}
           identical={operations.preview.identical}
           failure={operations.preview.failure}
+          lastSave={
+            saved && origins
+              ? {
+                  operations: saved.operations,
+                  issues: issuesByOperation(origins, saved.operations.length).map((indexes) =>
+                    indexes.flatMap((index) => {
+                      const issue = report.issues[index];
+                      return issue ? [{ index, issue }] : [];
+                    }),
+                  ),
+                }
+              : null
+          }
+          onChooseIssue={(index) => editor.current?.revealIssue(index)}
         />
       )}
       {showChanges && ready && (
@@ -218,6 +257,7 @@ export function ConfigEditorView({
       <ProblemsPanel
         report={report}
         syntaxIssues={operations.syntaxIssues}
+        origins={origins}
         onChoose={(index) => editor.current?.revealIssue(index)}
         onChooseSyntax={(issue) => editor.current?.selectIssue(issue)}
       />

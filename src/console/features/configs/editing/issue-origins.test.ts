@@ -33,8 +33,13 @@ describe('issueOriginsOf', () => {
     ];
     const applied = ['/apps/0/settings/theme', '/settings', '/apps/1/name'];
     expect(
-      labels(operations, applied, ['/apps/0/settings/theme', '/settings/mode', '/apps/1/name']),
-    ).toEqual(['1 set /apps/0/settings/theme', '1 set /settings', null]);
+      labels(operations, applied, [
+        '/apps/0/settings/theme',
+        '/settings/mode',
+        '/apps/1/name',
+        '/apps/2',
+      ]),
+    ).toEqual(['1 set /apps/0/settings/theme', '1 set /settings', '2 unset /apps/1/name', null]);
   });
 
   it('names A/B test steps by their test, and a promote for what it copied into the app', () => {

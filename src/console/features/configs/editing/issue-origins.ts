@@ -11,6 +11,12 @@ export interface IssueOrigin {
   readonly label: string;
 }
 
+/** What a save posted, and the paths the server says it touched. */
+export interface SavedEdit {
+  readonly operations: readonly Operation[];
+  readonly appliedPaths: readonly string[];
+}
+
 interface Touched {
   readonly origin: IssueOrigin;
   readonly prefix: string;
@@ -24,8 +30,8 @@ function inside(path: string, prefix: string): boolean {
 
 /** The list item an applied path lies in ("/apps/3"), with its list; null: none. */
 function listItemOf(path: string): { list: string; item: string } | null {
-  const match = LIST_ITEM.exec(path);
-  return match ? { list: match[1]!, item: `/${match[1]!}/${match[2]!}` } : null;
+  const [, list, index] = LIST_ITEM.exec(path) ?? [];
+  return list && index ? { list, item: `/${list}/${index}` } : null;
 }
 
 /**
@@ -46,10 +52,9 @@ function touchedBy(operations: readonly Operation[], appliedPaths: readonly stri
       const path = item.path;
       const id = item.id;
       if ((action === 'set' || action === 'unset') && typeof path === 'string') {
+        // An unset required field is reported at its own path, so unset names issues too.
         pointers.push(path);
-        if (action === 'set') {
-          touched.push({ origin: { operation: index, label: `set ${path}` }, prefix: path });
-        }
+        touched.push({ origin: { operation: index, label: `${action} ${path}` }, prefix: path });
       } else if (typeof id === 'string') {
         const list = action.endsWith('_ab_test') ? 'ab_tests' : 'apps';
         const origin = { operation: index, label: `${action} ${id}` };
@@ -76,12 +81,13 @@ function touchedBy(operations: readonly Operation[], appliedPaths: readonly stri
       continue;
     }
     const claimed: string[] = [];
-    while (next < runs.length && runs[next]!.list !== item.list) {
+    let own = runs[next];
+    while (own && own.list !== item.list) {
       if (!item.origin.label.startsWith('promote_ab_test')) return touched;
-      claimed.push(runs[next]!.item);
+      claimed.push(own.item);
       next += 1;
+      own = runs[next];
     }
-    const own = runs[next];
     if (!own) return touched;
     next += 1;
     claimed.push(own.item);

@@ -5,6 +5,7 @@
 import type { AppliedRange } from '../../../../contract/config-edit';
 import type { ConfigEditorHandle, OffsetRange } from '../../../editor/editor-types';
 import { textPositions } from '../../../editor/markers';
+import type { SavedEdit } from './issue-origins';
 
 /** How long the lines a save touched stay highlighted. */
 export const HIGHLIGHT_MS = 2_000;
@@ -13,6 +14,8 @@ export interface SavedArrival {
   /** Where the save's applied paths sit in the saved text (the server's answer). */
   readonly appliedRanges: readonly AppliedRange[];
   readonly viewState: unknown;
+  /** What the save posted and touched, to name the operation behind each issue. */
+  readonly save?: SavedEdit;
 }
 
 /** The router state that carries it. */
@@ -26,6 +29,13 @@ function isAppliedRange(value: unknown): value is AppliedRange {
   return ['line', 'column', 'length'].every((key) => typeof range[key] === 'number');
 }
 
+// Only this page writes the router state: the shape is checked, the operations are trusted.
+function isSavedEdit(value: unknown): value is SavedEdit {
+  if (typeof value !== 'object' || value === null) return false;
+  const save = value as Record<string, unknown>;
+  return Array.isArray(save.operations) && Array.isArray(save.appliedPaths);
+}
+
 export function savedArrivalOf(state: unknown): SavedArrival | null {
   if (typeof state !== 'object' || state === null || !('saved' in state)) return null;
   const saved = state.saved;
@@ -34,6 +44,7 @@ export function savedArrivalOf(state: unknown): SavedArrival | null {
   return {
     appliedRanges: saved.appliedRanges.filter(isAppliedRange),
     viewState: 'viewState' in saved ? saved.viewState : undefined,
+    ...('save' in saved && isSavedEdit(saved.save) ? { save: saved.save } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ export type SaveEditOutcome =
   | {
       readonly status: 'saved';
       readonly output: EditConfigOutput;
+      /** The operations it posted: the report's issues are traced back to them. */
+      readonly operations: ConfigEditRequest['operations'];
       /** The config as it is now, as the detail query holds it. */
       readonly record: ConfigRecord;
     };
@@ -91,7 +93,7 @@ export function useSaveEdit({
         ...(routeId === LIVE ? { id: target.id } : {}),
       });
       const record = savedRecordOf(output, editedText);
-      return { status: 'saved', output, record };
+      return { status: 'saved', output, operations: request.operations, record };
     },
     onSuccess: (outcome) => {
       if (outcome.status !== 'saved') return;
