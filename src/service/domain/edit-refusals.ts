@@ -1,6 +1,6 @@
 /**
- * Why an edit changed nothing, in the edit's own terms. The route says each in HTTP
- * (routes/config-routes.ts), so that what the edit means stays apart from how it is sent.
+ * Why an edit changed nothing, in the edit's own terms. The error handler says each in HTTP
+ * (plugins/refusal-problems.ts), so that what the edit means stays apart from how it is sent.
  */
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import type { ValidationReport } from '../../contract/validation';

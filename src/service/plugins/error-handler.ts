@@ -1,18 +1,13 @@
 /**
  * One error handler (docs/api.md): every non-2xx is `application/problem+json`. Our own
- * HttpProblems answer as they are; Fastify's client errors (bad JSON, body too large, wrong
+ * HttpProblems answer as they are, the domain's refusals as refusal-problems.ts says; Fastify's client errors (bad JSON, body too large, wrong
  * content type) get the matching problem; anything else is a 500 that reveals nothing and is
  * logged in full.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  PROBLEM_CONTENT_TYPE,
-  problemOf,
-  type Problem,
-  type ProblemCode,
-} from '../../contract/problem';
+import { PROBLEM_CONTENT_TYPE, problemOf, type Problem } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
-import { Refused, type RefusalKind } from '../domain/refusals';
+import { refusalProblem } from './refusal-problems';
 import { asDatabaseUnavailable } from '../store/database-unavailable';
 import { securityHeadersFor } from './security-headers';
 
@@ -44,24 +39,14 @@ function problemForFastifyError(error: FastifyError): Problem | undefined {
   }
 }
 
-/** How the service answers each kind of refusal the domain gives. */
-const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
-  not_found: 'not_found',
-  not_allowed_in_state: 'conflict',
-  invalid_config: 'invalid_config',
-  beyond_permissions: 'forbidden',
-};
-
 /** Seconds a client waits before it sends again a request the database could not serve. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error.problem, error.headers);
-    if (error instanceof Refused) {
-      const extra = error.report ? { validation: error.report } : {};
-      return sendProblem(reply, problemOf(REFUSAL_PROBLEMS[error.kind], error.message, extra));
-    }
+    const refusal = refusalProblem(error);
+    if (refusal) return sendProblem(reply, refusal);
     // The database not answering is an outage to wait out, not a bug: 503 with Retry-After.
     const unavailable = asDatabaseUnavailable(error);
     if (unavailable) {

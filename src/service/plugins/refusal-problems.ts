@@ -1,0 +1,64 @@
+/**
+ * How the service answers what the domain refused: the one place that gives refusals an
+ * HTTP status and a problem code (the domain and src/configs say only what went wrong).
+ */
+import type { RefusalKind as OperationRefusalKind } from '../../configs/operations/refusal';
+import {
+  PROBLEM_CODES,
+  problemOf,
+  problemTypeUri,
+  type Problem,
+  type ProblemCode,
+} from '../../contract/problem';
+import { EditRefused, type EditRefusal } from '../domain/edit-refusals';
+import { Refused, type RefusalKind } from '../domain/refusals';
+
+const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
+  not_found: 'not_found',
+  not_allowed_in_state: 'conflict',
+  invalid_config: 'invalid_config',
+  beyond_permissions: 'forbidden',
+};
+
+/** The problem code an operation's refusal is answered with (its own code names it). */
+const OPERATION_REFUSAL_CODES: Readonly<Record<OperationRefusalKind, ProblemCode>> = {
+  invalid_operation: 'invalid_request',
+  conflict: 'conflict',
+  not_allowed_in_state: 'conflict',
+  not_found: 'unknown_target',
+};
+
+/** The problem `error` is answered with, when it is a refusal; undefined otherwise. */
+export function refusalProblem(error: unknown): Problem | undefined {
+  if (error instanceof EditRefused) return editRefusalProblem(error.refusal);
+  if (error instanceof Refused) {
+    const extra = error.report ? { validation: error.report } : {};
+    return problemOf(REFUSAL_PROBLEMS[error.kind], error.message, extra);
+  }
+  return undefined;
+}
+
+function editRefusalProblem(refusal: EditRefusal): Problem {
+  switch (refusal.kind) {
+    case 'operation_refused': {
+      const { kind, code, message, requestPath } = refusal.refusal;
+      const generic = PROBLEM_CODES[OPERATION_REFUSAL_CODES[kind]];
+      return {
+        type: problemTypeUri(code),
+        title: generic.title,
+        status: generic.status,
+        detail: message,
+        code,
+        errors: [{ path: requestPath, message }],
+      };
+    }
+    case 'target_not_found':
+      return problemOf('not_found', refusal.message);
+    case 'target_changed':
+      return problemOf('precondition_failed', refusal.message);
+    case 'too_large':
+      return problemOf('config_too_large', refusal.message);
+    case 'live_would_be_invalid':
+      return problemOf('invalid_config', refusal.message, { validation: refusal.report });
+  }
+}
