@@ -17,11 +17,30 @@ export function openDatabase(dataDir: string): SqliteDatabase {
   const db = new Database(join(dataDir, DATABASE_FILE));
   // First, so that what follows waits for another process starting on the same file.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   migrate(db);
   return db;
+}
+
+/**
+ * Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once
+ * rather than calling the busy handler when another process holds it (two processes starting
+ * on a new file together). So wait and retry here, for as long as the busy timeout.
+ */
+function switchToWal(db: SqliteDatabase): void {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY';
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
 
 /**
