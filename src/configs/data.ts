@@ -21,3 +21,32 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The path to the first place where `a` and `b` differ, or undefined when they are equal
+ * (as `deepEqual` judges). A key or list item only one side has is a difference there.
+ */
+export function firstDifference(
+  a: unknown,
+  b: unknown,
+  path: readonly (string | number)[] = [],
+): (string | number)[] | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let index = 0; index < Math.max(a.length, b.length); index++) {
+      if (index >= a.length || index >= b.length) return [...path, index];
+      const inner = firstDifference(a[index], b[index], [...path, index]);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) return [...path, key];
+      const inner = firstDifference(a[key], b[key], [...path, key]);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+  return [...path];
+}

@@ -1,7 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../contract/operations';
+import { operations as op, type Operation } from '../contract/operations';
+import { deepEqual } from './data';
 import { applyEdit, type AppliedEdit, type EditableConfig } from './edit';
 import { parseConfig, stringifyConfig } from './parse';
+import { textChangesBetween } from './text-edit';
+import { appEditArb, commentedArb, operationArb, textArb } from './testing/edit-arbitraries';
 import { largeConfigText } from './testing/large-config';
 import { validateParsedConfig } from './validation/validate';
 
@@ -85,5 +89,136 @@ describe('applyEdit', () => {
     expect(result).toEqual({ kind: 'too_large' });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toContain('name: x\n');
+  });
+});
+
+/** The operations plus the text a person typed, as changes to the config's text. */
+const typing = (config: EditableConfig, operations: readonly Operation[], typed: string) => [
+  ...operations,
+  op.editText(...textChangesBetween(config.parsed.text, typed)),
+];
+
+describe('applyEdit with edit_text', () => {
+  const SAVED = `# Our apps: keep this header\napps:\n  - id: web-app\n    name: Web\n    platform: web\n`;
+
+  it('keeps what was typed: comments, quotes and order, when it says what the operations do', () => {
+    const config = { parsed: parseConfig(SAVED) };
+    const typed = `apps:\n  - id: web-app\n    name: "🚀 Rocket" # shown in the store\n    platform: 'web'\n`;
+    const result = applied(config, typing(config, rename('web-app', '🚀 Rocket'), typed));
+    expect(result.text).toBe(typed);
+    expect(result.edited.parsed.text).toBe(typed);
+    expect(result.appliedPaths).toEqual(['/apps/0/name']);
+    expect(result.appliedRanges).toEqual([
+      { path: '/apps/0/name', line: 3, column: 11, length: 11 },
+    ]);
+    expect(result.report).toEqual(validateParsedConfig(parseConfig(typed), OPTIONS.source));
+  });
+
+  it('saves a change of comments alone: edit_text without other operations', () => {
+    const config = { parsed: parseConfig(SAVED) };
+    const typed = SAVED.replace('# Our apps: keep this header\n', '');
+    const result = applied(config, typing(config, [], typed));
+    expect(result.text).toBe(typed);
+    expect(result.appliedPaths).toEqual([]);
+  });
+
+  it('refuses a text that says something the operations do not, naming where', () => {
+    const config = { parsed: parseConfig(SAVED) };
+    const typed = SAVED.replace('name: Web', 'name: Other');
+    const result = applyEdit(config, typing(config, rename('web-app', 'Rocket'), typed), OPTIONS);
+    expect(result).toMatchObject({
+      kind: 'refused',
+      refusal: {
+        kind: 'conflict',
+        code: 'text_mismatch',
+        requestPath: '/operations/1/edit_text/0',
+        message: expect.stringContaining(
+          'at /apps/0/name it has "Other" where the operations make "Rocket"',
+        ),
+      },
+    });
+    const unchanged = applyEdit({ parsed: parseConfig(SAVED) }, typing(config, [], typed), OPTIONS);
+    expect(unchanged).toMatchObject({ kind: 'refused', refusal: { code: 'text_mismatch' } });
+  });
+
+  it('parses only the items the typed text changed, as a whole parse would', () => {
+    const start = applied({ parsed: parseConfig(largeConfigText(200)) }, rename('app-3', 'Three'));
+    const typed = start.text.replace(
+      '  - id: app-120\n    name: App number 120\n',
+      '  - id: app-120\n    # renamed for the launch\n    name: "Launch"\n',
+    );
+    const result = applied(start.edited, typing(start.edited, rename('app-120', 'Launch'), typed));
+    expect(result.text).toBe(typed);
+    expect(result.report).toEqual(validateParsedConfig(parseConfig(typed), OPTIONS.source));
+    expect(result.findingsKept).toBeGreaterThan(190);
+  });
+
+  it('refuses a text that cannot be read, and one past the size limit before parsing it', () => {
+    const config = { parsed: parseConfig(SAVED) };
+    const broken = applyEdit(config, typing(config, [], `${SAVED}  - [\n`), OPTIONS);
+    expect(broken).toMatchObject({
+      kind: 'refused',
+      refusal: { code: 'text_mismatch', message: expect.stringContaining('cannot be read') },
+    });
+    const large = applyEdit(
+      { parsed: parseConfig(SAVED) },
+      typing(config, [], `${SAVED}# ${'x'.repeat(100)}\n`),
+      { ...OPTIONS, textFits: (text) => text.length < 100 },
+    );
+    expect(large).toEqual({ kind: 'too_large' });
+  });
+
+  it("takes the typed text exactly when it reads as the operations' data, else refuses it (property)", () => {
+    fc.assert(
+      fc.property(
+        textArb,
+        fc.array(appEditArb, { maxLength: 1 }),
+        fc.array(operationArb, { minLength: 1, maxLength: 2 }),
+        fc.integer(),
+        fc.boolean(),
+        (text, first, operations, seed, tamper) => {
+          // Half the time from a config an edit already made, so its parse is reused.
+          const start = applyEdit({ parsed: parseConfig(text) }, first, OPTIONS);
+          const config = start.kind === 'applied' ? start.edited : { parsed: parseConfig(text) };
+          // Tampered: the text says one thing more than the operations.
+          const typedOperations = tamper
+            ? [...operations, op.set('/notes', 'tampered')]
+            : operations;
+          const written = applyEdit(
+            { parsed: parseConfig(config.parsed.text) },
+            typedOperations,
+            OPTIONS,
+          );
+          fc.pre(written.kind === 'applied');
+          if (written.kind !== 'applied') return;
+          const [typed] = fc.sample(commentedArb(written.text), { seed, numRuns: 1 });
+          if (typed === undefined) return;
+          const expected = parseConfig(typed);
+          const result = applyEdit(config, typing(config, operations, typed), OPTIONS);
+          const meant = applyEdit({ parsed: parseConfig(config.parsed.text) }, operations, OPTIONS);
+          const same =
+            meant.kind === 'applied' &&
+            expected.syntaxIssues.length === 0 &&
+            deepEqual(expected.document.toJS(), meant.document.toJS());
+          if (!same) {
+            expect(result).toMatchObject({ kind: 'refused', refusal: { code: 'text_mismatch' } });
+            return;
+          }
+          if (result.kind !== 'applied') throw new Error(`refused: ${JSON.stringify(result)}`);
+          expect(result.text).toBe(typed);
+          expect(result.document.toJS()).toEqual(expected.document.toJS());
+          expect(result.report).toEqual(validateParsedConfig(expected, OPTIONS.source));
+          // And the next edit answers as it would from the typed text parsed afresh.
+          const next = [op.set('/notes', 'again')];
+          const again = applyEdit(result.edited, next, OPTIONS);
+          const fresh = applyEdit({ parsed: parseConfig(typed) }, next, OPTIONS);
+          expect(again.kind).toBe(fresh.kind);
+          if (again.kind !== 'applied' || fresh.kind !== 'applied') return;
+          expect(again.text).toBe(fresh.text);
+          expect(again.report).toEqual(fresh.report);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

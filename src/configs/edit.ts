@@ -1,18 +1,28 @@
 /**
  * An edit of a config as one value: operations applied to the parsed config, its text
- * written, parsed again and validated, each step from what the one before returned.
+ * written (or taken from the edit, and checked), parsed again and validated, each step from
+ * what the one before returned.
  */
 import type { Document } from 'yaml';
 import type { AppliedRange } from '../contract/config-edit';
 import type { Operation } from '../contract/operations';
-import type { ValidationReport, ValidationSource } from '../contract/validation';
+import type { ValidationIssue, ValidationReport, ValidationSource } from '../contract/validation';
 import { appliedRangesOf } from './applied-ranges';
-import { editBaseOf, parseEdited } from './incremental-parse';
+import { firstDifference, isPlainObject } from './data';
+import {
+  editBaseOf,
+  parseEdited,
+  parseIncrementally,
+  type EditBase,
+  type EditedParse,
+} from './incremental-parse';
 import { writeEdited, type WrittenText } from './incremental-stringify';
 import { applyOperations } from './operations/apply-operations';
 import { EditChanges } from './operations/edit-changes';
 import type { OperationRefusal } from './operations/refusal';
-import type { ParsedConfig } from './parse';
+import { toPointer } from './json-pointer';
+import { configData, parseConfig, type ParsedConfig } from './parse';
+import { applyTextChanges, textEditOf, textRefusal, type TextEdit } from './text-edit';
 import { validateEdited, type ItemFindingsByNode } from './validation/validate-edited';
 
 /**
@@ -59,6 +69,8 @@ export type EditResult =
 /**
  * Applies `operations` to `config`. Its document is changed in place, whatever the result:
  * after a refusal it is part-way, and only `edited` of an applied edit may be edited again.
+ * With an `edit_text` operation the text is the one it makes of the saved text, refused
+ * unless it reads as exactly the data the other operations made; else the text is written.
  */
 export function applyEdit(
   config: EditableConfig,
@@ -70,14 +82,24 @@ export function applyEdit(
   const changes = new EditChanges();
   const applied = applyOperations(parsed.document, operations, { now: options.now, changes });
   if (!applied.ok) return { kind: 'refused', refusal: applied.refusal };
-  const { text, written } = writeEdited(base?.write, parsed.document, changes);
-  if (options.textFits && !options.textFits(text)) return { kind: 'too_large' };
-  const next = parseEdited(base, parsed.document, text, changes);
+  const textEdit = textEditOf(operations);
+  let next: EditedParse;
+  let written: WrittenText | undefined;
+  if (textEdit) {
+    const typed = parseTypedText(base, parsed, textEdit, changes, options);
+    if (typed.kind !== 'parsed') return typed;
+    next = typed.next;
+  } else {
+    const writing = writeEdited(base?.write, parsed.document, changes);
+    if (options.textFits && !options.textFits(writing.text)) return { kind: 'too_large' };
+    next = parseEdited(base, parsed.document, writing.text, changes);
+    written = writing.written;
+  }
   const previous = next.reusedItemsUnchanged ? config.findings : undefined;
   const validation = validateEdited(next.parsed, options.source, previous);
   return {
     kind: 'applied',
-    text,
+    text: next.parsed.text,
     document: next.parsed.document,
     report: validation.report,
     changes,
@@ -90,4 +112,64 @@ export function applyEdit(
     },
     findingsKept: validation.kept,
   };
+}
+
+/**
+ * The parsed text an `edit_text` makes of the saved text, once it is known to hold exactly
+ * the data the operations made of `parsed.document` (changed in place, and taken over).
+ */
+function parseTypedText(
+  base: EditBase | undefined,
+  parsed: ParsedConfig,
+  edit: TextEdit,
+  changes: EditChanges,
+  options: EditOptions,
+): { readonly kind: 'parsed'; readonly next: EditedParse } | Exclude<EditResult, AppliedEdit> {
+  const typed = applyTextChanges(parsed.text, edit);
+  if (!typed.ok) return { kind: 'refused', refusal: typed.refusal };
+  if (options.textFits && !options.textFits(typed.text)) return { kind: 'too_large' };
+  const meant = configData({ ...parsed, syntaxIssues: [] });
+  // Only a parse that reused nothing the operations changed reads the typed text alone.
+  const incremental = base && parseIncrementally(base, parsed.document, typed.text, changes);
+  const next = incremental?.reusedItemsUnchanged
+    ? incremental
+    : { parsed: parseConfig(typed.text), reusedItemsUnchanged: false };
+  const said = configData(next.parsed);
+  const mismatch = !meant.ok
+    ? 'the operations leave a config that cannot be read as data'
+    : !said.ok
+      ? `the text cannot be read: ${describeIssue(said.issues[0])}`
+      : describeDifference(meant.data, said.data);
+  if (mismatch === undefined) return { kind: 'parsed', next };
+  return {
+    kind: 'refused',
+    refusal: textRefusal(edit, undefined, 'conflict', 'text_mismatch', mismatch),
+  };
+}
+
+function describeIssue(issue: ValidationIssue | undefined): string {
+  return issue ? `${issue.message} (line ${issue.line}, column ${issue.column})` : 'no data';
+}
+
+/** Where the typed text says something else than the operations, in words; undefined if nowhere. */
+function describeDifference(meant: unknown, said: unknown): string | undefined {
+  const path = firstDifference(meant, said);
+  if (!path) return undefined;
+  const show = (data: unknown) => {
+    const value = valueAt(data, path);
+    if (value === undefined) return 'nothing';
+    const json = JSON.stringify(value);
+    return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+  };
+  return `the text does not say what the operations do: at ${toPointer(path) || 'the top'} it has ${show(said)} where the operations make ${show(meant)}`;
+}
+
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let value = data;
+  for (const segment of path) {
+    if (Array.isArray(value) && typeof segment === 'number') value = value[segment];
+    else if (isPlainObject(value) && Object.hasOwn(value, segment)) value = value[segment];
+    else return undefined;
+  }
+  return value;
 }

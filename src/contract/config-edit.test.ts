@@ -321,7 +321,7 @@ describe('the pointer and nesting limits', () => {
     const deepMap = {
       k: Array.from({ length: MAX_NESTING_DEPTH }).reduce<unknown>((inner) => ({ k: inner }), 1),
     };
-    for (const key of ACTION_KEYS) {
+    for (const key of ACTION_KEYS.filter((action) => action !== 'edit_text')) {
       expect(
         refusedPaths(
           request({

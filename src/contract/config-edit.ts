@@ -55,6 +55,14 @@ export const configEditRequestSchema = requestShape
         });
       }
       const keys = operations.map(actionKeyOf);
+      const textEdits = keys.flatMap((key, index) => (key === 'edit_text' ? [index] : []));
+      if (textEdits.length > 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['operations', textEdits[1] as number],
+          message: 'an edit holds at most one edit_text operation',
+        });
+      }
       const lifecycle = keys.filter(isLifecycleAction);
       if (lifecycle.length > 0 && lifecycle.length < keys.length) {
         const first = keys.findIndex((key) => !isLifecycleAction(key));

@@ -17,11 +17,36 @@ describe('operation items', () => {
     expect(operationSchema.parse(operation)).toEqual(operation);
   });
 
-  it('keep unknown keys on every action', () => {
-    for (const key of ACTION_KEYS) {
+  it('keep unknown keys on every action that acts on the data', () => {
+    for (const key of ACTION_KEYS.filter((action) => action !== 'edit_text')) {
       const item = { id: 'x', path: '/x', value: 1, variant: 'v', extra: { deep: [1] } };
       expect(operationSchema.parse({ [key]: [item] })).toEqual({ [key]: [item] });
     }
+  });
+
+  it('take edit_text as exactly one item of ordered, non-overlapping changes, and nothing else', () => {
+    const change = (offset: number, deleteCount: number) => ({
+      offset,
+      delete_count: deleteCount,
+      insert: 'x',
+    });
+    const paths = (operation: unknown) =>
+      operationSchema.safeParse(operation).error?.issues.map((issue) => issue.path.join('/'));
+    expect(paths(operations.editText(change(0, 2), change(2, 0), change(9, 1)))).toBeUndefined();
+    expect(paths(operations.editText(change(0, 3), change(2, 0)))).toEqual([
+      'edit_text/0/changes/1/offset',
+    ]);
+    expect(paths(operations.editText(change(4, 0), change(2, 0)))).toEqual([
+      'edit_text/0/changes/1/offset',
+    ]);
+    expect(paths({ edit_text: [{ changes: [], extra: 1 }] })).toEqual(['edit_text/0']);
+    expect(paths({ edit_text: [{ changes: [{ ...change(0, 0), id: 'x' }] }] })).toEqual([
+      'edit_text/0/changes/0',
+    ]);
+    expect(paths({ edit_text: [{ changes: [change(-1, 0)] }] })).toEqual([
+      'edit_text/0/changes/0/offset',
+    ]);
+    expect(paths({ edit_text: [{ changes: [] }, { changes: [] }] })).toEqual(['edit_text']);
   });
 
   it('the typed builders produce operations that parse', () => {
@@ -44,6 +69,7 @@ describe('operation items', () => {
       operations.endAbTest('t'),
       operations.promoteAbTest('t', 'big'),
       operations.deleteAbTest('t'),
+      operations.editText({ offset: 0, delete_count: 1, insert: '#' }),
     ];
     expect(built.map(actionKeyOf)).toEqual(ACTION_KEYS);
     for (const operation of built) expect(operationSchema.parse(operation)).toEqual(operation);

@@ -118,6 +118,55 @@ export const promoteAbTestItemSchema = z
   .check(boundedNesting)
   .register(z.globalRegistry, { id: 'PromoteAbTestItem' });
 
+/** How many text changes one `edit_text` item may hold. */
+export const MAX_TEXT_CHANGES = 1_000;
+
+export const textChangeSchema = z
+  .strictObject({
+    offset: described(
+      z.int().check(z.minimum(0)),
+      'Where the change starts, in UTF-16 code units from the start of the saved text.',
+    ),
+    delete_count: described(
+      z.int().check(z.minimum(0)),
+      'How many UTF-16 code units of the saved text it replaces.',
+    ),
+    insert: described(z.string(), 'The text put in their place.'),
+  })
+  .register(z.globalRegistry, { id: 'TextChange' });
+
+export const editTextItemSchema = z
+  .strictObject({
+    changes: described(
+      z.array(textChangeSchema).check(
+        z.maxLength(MAX_TEXT_CHANGES, `at most ${MAX_TEXT_CHANGES} changes`),
+        z.superRefine((changes, ctx) => {
+          for (let index = 1; index < changes.length; index++) {
+            const before = changes[index - 1] as TextChange;
+            const change = changes[index] as TextChange;
+            if (change.offset < before.offset + before.delete_count) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [index, 'offset'],
+                input: change.offset,
+                message: 'changes must be in order of offset and must not overlap',
+              });
+              return;
+            }
+          }
+        }),
+      ),
+      'Changes to the saved text, in order of offset, none overlapping; offsets refer to the saved text.',
+    ),
+  })
+  .register(z.globalRegistry, {
+    id: 'EditTextItem',
+    description:
+      'The text the person typed, as changes to the saved text. Applied after the other operations; the result must parse to exactly the data they produce.',
+  });
+
+export type TextChange = z.infer<typeof textChangeSchema>;
+
 const items = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1));
 
 /** Every action key and the schema of its items. */
@@ -133,6 +182,7 @@ export const actionItemSchemas = {
   end_ab_test: idItemSchema,
   promote_ab_test: promoteAbTestItemSchema,
   delete_ab_test: idItemSchema,
+  edit_text: editTextItemSchema,
 } as const;
 
 export type ActionKey = keyof typeof actionItemSchemas;
@@ -185,6 +235,9 @@ export const operationSchema = z
     end_ab_test: z.optional(items(idItemSchema)),
     promote_ab_test: z.optional(items(promoteAbTestItemSchema)),
     delete_ab_test: z.optional(items(idItemSchema)),
+    edit_text: z.optional(
+      z.array(editTextItemSchema).check(z.minLength(1), z.maxLength(1, 'holds exactly one item')),
+    ),
   })
   .register(z.globalRegistry, {
     id: 'Operation',
@@ -251,4 +304,5 @@ export const operations = {
     promote_ab_test: [{ id: testId, variant }],
   }),
   deleteAbTest: (testId: string): Operation => ({ delete_ab_test: [{ id: testId }] }),
+  editText: (...changes: TextChange[]): Operation => ({ edit_text: [{ changes }] }),
 };

@@ -55,6 +55,8 @@ const HANDLERS: Record<ActionKey, (context: ApplyContext, item: Item) => void> =
   end_ab_test: endAbTest,
   promote_ab_test: promoteAbTest,
   delete_ab_test: deleteAbTest,
+  // The text is the edit's, taken after every operation has applied (edit.ts).
+  edit_text: () => undefined,
 };
 
 /**

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppliedRange, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf } from '../../contract/configs';
 import {
+  accountSnapshot,
   CREATE_APP,
   SHOP_YAML,
   dataOf,
@@ -29,17 +30,7 @@ afterEach(async () => {
   await service.close();
 });
 
-/** Everything a refused request must leave as it was. */
-async function snapshot() {
-  const configs = await ok(service, admin, 'listConfigs');
-  const records = await Promise.all(
-    configs.map((config) => ok(service, admin, 'getConfig', { params: { id: config.id } })),
-  );
-  const histories = await Promise.all(
-    configs.map((config) => ok(service, admin, 'getConfigHistory', { params: { id: config.id } })),
-  );
-  return { configs, records, histories };
-}
+const snapshot = () => accountSnapshot(service, admin);
 
 const TEST_ITEM = {
   id: 'new-test',

@@ -229,3 +229,15 @@ export function expectConforming(name: EndpointName, response: LightMyRequestRes
   }
   return status;
 }
+
+/** Everything of an account a refused request must leave as it was: configs, records, histories. */
+export async function accountSnapshot(service: TestService, key: string) {
+  const configs = await ok(service, key, 'listConfigs');
+  const records = await Promise.all(
+    configs.map((config) => ok(service, key, 'getConfig', { params: { id: config.id } })),
+  );
+  const histories = await Promise.all(
+    configs.map((config) => ok(service, key, 'getConfigHistory', { params: { id: config.id } })),
+  );
+  return { configs, records, histories };
+}
