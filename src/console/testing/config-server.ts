@@ -4,20 +4,13 @@
  * validated with the real config domain, so reports, ranges and revisions are the service's.
  */
 import type { HttpHandler } from 'msw';
-import {
-  applyOperations,
-  configJsonSchema,
-  parseConfig,
-  stringifyConfig,
-  validateConfigText,
-} from '../../configs';
-import { appliedRangesOf } from '../../configs/applied-ranges';
+import { applyEdit, configJsonSchema, parseConfig, validateConfigText } from '../../configs';
 import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf, type ConfigRecord, type ConfigSummary } from '../../contract/configs';
 import { contract, type EndpointName } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction } from '../../contract/operations';
-import { problemOf } from '../../contract/problem';
+import { problemOf, problemTypeUri } from '../../contract/problem';
 import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
 import { ADMIN_STATUS } from './test-utils';
 
@@ -166,10 +159,18 @@ export class ConfigServer {
       const detail = `The config ${target.id} is at revision ${target.revision}`;
       return { problem: problemOf('precondition_failed', detail) };
     }
-    const parsed = parseConfig(target.yaml);
-    const applied = applyOperations(parsed.document, body.operations);
-    if (!applied.ok) return { problem: problemOf('conflict', applied.refusal.message) };
-    const yaml = stringifyConfig(parsed.document);
+    const applied = applyEdit({ parsed: parseConfig(target.yaml) }, body.operations, {
+      now: new Date(EDITED_AT),
+      source: { type: 'draft', name: 'Draft' },
+    });
+    if (applied.kind === 'too_large') {
+      return { problem: problemOf('config_too_large', 'The config would be too large') };
+    }
+    if (applied.kind === 'refused') {
+      const { code, message } = applied.refusal;
+      return { problem: { ...problemOf('conflict', message), type: problemTypeUri(code), code } };
+    }
+    const yaml = applied.text;
     const summary = body.summary?.trim();
     let result: ConfigRecord;
     if (body.operations.some((operation) => isLifecycleAction(actionKeyOf(operation)))) {
@@ -208,7 +209,7 @@ export class ConfigServer {
       created: result.id !== target.id,
       base_config_id: target.id,
       applied_paths: applied.appliedPaths,
-      applied_ranges: appliedRangesOf(parseConfig(yaml), applied.appliedPaths, body.operations),
+      applied_ranges: applied.appliedRanges,
       config: summaryOf(result),
       validation: result.validation,
       revision: result.revision,

@@ -9,6 +9,7 @@ import type { EditorMarker } from '../../editor/editor-types';
 import { textPositions } from '../../editor/markers';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
 import { configsKeys } from '../../api/config-keys';
+import { textChangesBetween } from '../../../configs/text-edit';
 
 // Monaco does not run in jsdom: the page gets the same handle from a textarea.
 vi.mock(
@@ -94,6 +95,7 @@ describe('the editor page: saving', () => {
         {
           create_app: [{ id: 'desktop', name: 'Desktop 🚀', platform: 'desktop', colour: 'blue' }],
         },
+        { edit_text: [{ changes: textChangesBetween(LIVE_YAML, WITH_DESKTOP) }] },
       ],
       summary: 'Add the desktop app',
     });
@@ -120,14 +122,62 @@ describe('the editor page: saving', () => {
     expect(text.slice(highlight.start, highlight.end)).toMatch(/^id: desktop\n/);
   });
 
-  it('says there is nothing to save for a comment-only change, and posts nothing', async () => {
+  it('saves a comment-only change as the text typed, and keeps it after the save', async () => {
     const { server } = open('/configs/live');
-    typeText(await editor(), LIVE_YAML.replace('# Apps', '# All the apps'));
-    await save('Comments');
-    expect(
-      await screen.findByText('Nothing to save: only comments or formatting changed.'),
-    ).toBeTruthy();
+    const typed = LIVE_YAML.replace('# Apps\n', '');
+    typeText(await editor(), typed);
+    await save('Drop the header comment');
+    expect(await screen.findByText('Saved as a new draft from Initial config.')).toBeTruthy();
+    expect(server.edits.map(({ body }) => body.operations)).toEqual([
+      [{ edit_text: [{ changes: [{ offset: 0, delete_count: 7, insert: '' }] }] }],
+    ]);
+    await waitFor(async () => expect((await editor()).value).toBe(typed));
+  });
+
+  it('keeps the quotes and comments typed in an edit, byte for byte', async () => {
+    const server = new ConfigServer();
+    server.add({ id: 'cfg_draft', label: 'A draft' });
+    open('/configs/cfg_draft', server);
+    const typed = `${LIVE_YAML}  # the new one\n  - id: rocket\n    name: "🚀 Rocket"\n    platform: 'web'\n`;
+    typeText(await editor(), typed);
+    await save('Add the rocket');
+    expect(await screen.findByText('Saved: revision 2.')).toBeTruthy();
+    expect((await editor()).value).toBe(typed);
+  });
+
+  it('offers Save draft only once the text changed, and says so on Ctrl+S', async () => {
+    const { server } = open('/configs/live');
+    const textarea = await editor();
+    const saveButton = screen.getByRole('button', { name: 'Save draft' }) as HTMLButtonElement;
+    await waitFor(() => expect(saveButton.disabled).toBe(true));
+    fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+    expect(await screen.findByText('Nothing to save: the text is as it was saved.')).toBeTruthy();
+    typeText(textarea, LIVE_YAML.replace('Checkout', 'Till'));
+    await waitFor(() => expect(saveButton.disabled).toBe(false));
+    typeText(textarea, LIVE_YAML);
+    await waitFor(() => expect(saveButton.disabled).toBe(true));
     expect(server.edits).toHaveLength(0);
+  });
+
+  it('saves the meaning, with a notice, when the service will not take the typed text', async () => {
+    const { server } = open('/configs/live');
+    // JSON has no infinity: the operation carries null, which the text does not say.
+    const typed = LIVE_YAML.replace(
+      '    name: Checkout\n',
+      '    name: Checkout\n    limit: .inf\n',
+    );
+    typeText(await editor(), typed);
+    await save('Unlimited');
+    expect(
+      await screen.findByText(
+        /^Saved as a new draft from Initial config\. Your formatting could not be kept/,
+      ),
+    ).toBeTruthy();
+    expect(server.edits.map(({ body }) => body.operations.map((o) => Object.keys(o)[0]))).toEqual([
+      ['update_app', 'edit_text'],
+      ['update_app'],
+    ]);
+    await waitFor(async () => expect((await editor()).value).toContain('limit: null'));
   });
 
   it('refuses text that does not parse, and posts nothing', async () => {
@@ -180,8 +230,9 @@ describe('the editor page: saving', () => {
     const { queryClient } = open('/configs/cfg_d', server);
     expect(await screen.findByRole('link', { name: 'Initial config' })).toBeTruthy();
     const textarea = await editor();
-    // Odd spacing: the server writes it back its way; the editor then shows the server's.
-    typeText(textarea, LIVE_YAML.replace('platform: ios', 'platform:    desktop'));
+    // Odd spacing: the server keeps the text as typed, and the marker sits on it.
+    const typed = LIVE_YAML.replace('platform: ios', 'platform:    desktop');
+    typeText(textarea, typed);
     await userEvent.type(screen.getByLabelText(/^Summary/), 'iOS to desktop');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
 
@@ -193,10 +244,11 @@ describe('the editor page: saving', () => {
       ifMatch: '"4"',
       body: { config_id: 'cfg_d', summary: 'iOS to desktop' },
     });
-    expect(textarea.value).toBe(LIVE_YAML.replace('platform: ios', 'platform: desktop'));
+    expect(textarea.value).toBe(typed);
+    expect(server.get('cfg_d').yaml).toBe(typed);
     expect(meta()).toBe('Draft · revision 5 · from Initial config');
     const [marker] = fakeEditor.markers as [(typeof fakeEditor.markers)[number]];
-    expect(marker).toMatchObject({ startLineNumber: 8, startColumn: 15, endColumn: 22 });
+    expect(marker).toMatchObject({ startLineNumber: 8, startColumn: 18, endColumn: 25 });
     // Invalid now: no publishing, and the page says why.
     expect(screen.getByRole('button', { name: 'Publish' }).hasAttribute('disabled')).toBe(true);
     expect(screen.getByText('Fix the errors before publishing.')).toBeTruthy();
@@ -204,7 +256,7 @@ describe('the editor page: saving', () => {
     // Choosing a problem moves the editor there.
     await userEvent.click(
       within(screen.getByRole('region', { name: 'Problems' })).getByRole('button', {
-        name: /^8:15 /,
+        name: /^8:18 /,
       }),
     );
     expect(fakeEditor.revealed).toEqual([0]);

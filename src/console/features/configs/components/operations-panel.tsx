@@ -4,7 +4,10 @@ import { actionKeyOf, itemsOf, type Operation } from '../../../../contract/opera
 import type { ValidationIssue } from '../../../../contract/validation';
 import { Spinner } from '../../../components/spinner';
 
-export const NOTHING_TO_SAVE = 'Nothing to save: only comments or formatting changed.';
+export const NOTHING_TO_SAVE = 'Nothing to save: the text is as it was saved.';
+export const TEXT_ONLY =
+  'Only comments or formatting changed: Save draft posts your text as you typed it (edit_text).';
+const TYPED_TEXT = 'and your text as you typed it, comments and formatting included.';
 
 interface OperationsPanelProps {
   id: string;
@@ -38,9 +41,11 @@ function LastSave({
           return (
             <li key={index}>
               <code className="operation-action">{actionKeyOf(operation)}</code>{' '}
-              {itemsOf(operation)
-                .map((item) => (typeof item.id === 'string' ? item.id : String(item.path)))
-                .join(', ')}
+              {actionKeyOf(operation) === 'edit_text'
+                ? 'your text as you typed it'
+                : itemsOf(operation)
+                    .map((item) => (typeof item.id === 'string' ? item.id : String(item.path)))
+                    .join(', ')}
               <p>
                 {issues.length === 0
                   ? 'Caused no issues.'
@@ -106,7 +111,7 @@ export function OperationsPanel({
           </ul>
         </>
       ) : result.status === 'unchanged' ? (
-        <p>{identical ? 'No changes yet.' : NOTHING_TO_SAVE}</p>
+        <p>{identical ? 'No changes yet.' : TEXT_ONLY}</p>
       ) : (
         <>
           <p>
@@ -124,6 +129,9 @@ export function OperationsPanel({
               </li>
             ))}
           </ol>
+          <p>
+            <code className="operation-action">edit_text</code> {TYPED_TEXT}
+          </p>
         </>
       )}
       {lastSave && <LastSave lastSave={lastSave} onChooseIssue={onChooseIssue} />}

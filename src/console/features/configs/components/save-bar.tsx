@@ -23,6 +23,8 @@ interface SaveBarProps {
   canPublish: boolean;
   /** The editor runs: its text can be saved and compared. */
   ready: boolean;
+  /** The editor holds unsaved edits: only then is there something to save. */
+  dirty: boolean;
   saving: boolean;
   summary: { field: UseFormRegisterReturn<'summary'>; error: string | undefined };
   /** Why the last save did not go through, in words. */
@@ -62,6 +64,7 @@ export function SaveBar({
   canWrite,
   canPublish,
   ready,
+  dirty,
   saving,
   summary,
   alert,
@@ -90,7 +93,7 @@ export function SaveBar({
       )}
       <div className="form-actions">
         {canWrite && (
-          <Button type="submit" variant="primary" pending={saving} disabled={!ready}>
+          <Button type="submit" variant="primary" pending={saving} disabled={!ready || !dirty}>
             Save draft
           </Button>
         )}

@@ -116,8 +116,16 @@ export function ConfigEditorView({
       operations: outcome.operations,
       appliedPaths: output.result.applied_paths,
     };
+    // Kept unless the service would not take the typed text (then it wrote the text itself).
+    const textNote =
+      outcome.textRefused === null
+        ? ''
+        : ` Your formatting could not be kept, so the service wrote the text: ${outcome.textRefused}`;
     if (output.result.created) {
-      notify(`Saved as a new draft from ${config.label}.`);
+      notify(
+        `Saved as a new draft from ${config.label}.${textNote}`,
+        textNote ? 'info' : 'success',
+      );
       leaving.current = true;
       const saved = arrivalState({
         appliedRanges: output.result.applied_ranges,
@@ -135,7 +143,7 @@ export function ConfigEditorView({
     dispatch({ type: 'saved', record });
     setLastSave({ edit, report: record.validation });
     summary.clear();
-    notify(`Saved: revision ${record.revision}.`);
+    notify(`Saved: revision ${record.revision}.${textNote}`, textNote ? 'info' : 'success');
     highlightApplied(handle, record.yaml, output.result.applied_ranges);
   }
 
@@ -206,6 +214,7 @@ export function ConfigEditorView({
           canWrite={canWrite}
           canPublish={canPublish}
           ready={ready}
+          dirty={session.dirty}
           saving={save.isPending}
           summary={summary}
           alert={saveAlertOf(save)}

@@ -11,6 +11,7 @@ import { ApiProblem, describeError } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
 import { editConfig, type EditConfigOutput } from '../../../api/edit-config';
 import { LIVE } from '../../../api/get-config';
+import { editToPost } from './edit-request';
 import type { SessionConfig } from './edit-session';
 
 export const SYNTAX_ALERT = 'Fix the syntax errors before saving.';
@@ -33,7 +34,14 @@ export type SaveEditOutcome =
       readonly operations: ConfigEditRequest['operations'];
       /** The config as it is now, as the detail query holds it. */
       readonly record: ConfigRecord;
+      /** Why the service wrote the text itself instead of keeping the typed one; null: kept. */
+      readonly textRefused: string | null;
     };
+
+/** The service would not take the typed text as saying what the operations say. */
+function isTextMismatch(error: unknown): error is ApiProblem {
+  return error instanceof ApiProblem && error.code === 'text_mismatch';
+}
 
 /** A save refused because someone saved a newer version first. */
 export function isConflict(error: unknown): boolean {
@@ -77,23 +85,35 @@ export function useSaveEdit({
       editedText,
       summary,
     }: SaveEditInput): Promise<SaveEditOutcome> => {
-      const edit = await diff(baseText, editedText);
+      const edit = editToPost(await diff(baseText, editedText), baseText, editedText);
       if (edit.status !== 'changed') return { status: edit.status };
       const checked = await summary();
       if (checked === null) return { status: 'needs_summary' };
-      const request: ConfigEditRequest = {
-        operations: edit.operations,
-        summary: checked,
-        // The live config's page lets the server pick the live config (and copy it).
-        ...(routeId === LIVE ? {} : { config_id: target.id }),
-      };
-      const output = await editConfig({
-        request,
-        revision: target.revision,
-        ...(routeId === LIVE ? { id: target.id } : {}),
-      });
+      const post = (operations: ConfigEditRequest['operations']) =>
+        editConfig({
+          request: {
+            operations,
+            summary: checked,
+            // The live config's page lets the server pick the live config (and copy it).
+            ...(routeId === LIVE ? {} : { config_id: target.id }),
+          },
+          revision: target.revision,
+          ...(routeId === LIVE ? { id: target.id } : {}),
+        });
+      let operations = edit.operations;
+      let textRefused: string | null = null;
+      let output: EditConfigOutput;
+      try {
+        output = await post(operations);
+      } catch (error) {
+        // The meaning is what matters: save it, the service writing the text, and say so.
+        if (!isTextMismatch(error) || edit.meaning.length === 0) throw error;
+        textRefused = error.detail;
+        operations = edit.meaning;
+        output = await post(operations);
+      }
       const record = savedRecordOf(output, editedText);
-      return { status: 'saved', output, operations: request.operations, record };
+      return { status: 'saved', output, operations, record, textRefused };
     },
     onSuccess: (outcome) => {
       if (outcome.status !== 'saved') return;
