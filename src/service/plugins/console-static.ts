@@ -15,15 +15,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
 import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemOf } from '../../contract/problem';
 import { sendProblem } from './error-handler';
 
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const PAGE_CACHE_CONTROL = 'no-cache';
-
-/** The meta tag that tells the console which other origins it may call (`CORS_ORIGINS`). */
-export const CONNECT_ORIGINS_META = 'provisioning-connect-origins';
 
 /** index.html with the list of origins put in its head, and the ETag of that text. */
 function pageWithConnectOrigins(indexHtml: string, origins: readonly string[]) {

@@ -7,14 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InjectOptions } from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
 import { expectProblem, expectSuccess, urlOf } from '../testing/api';
 import { BIN } from '../testing/service-process';
 import { startTestService, type TestService } from '../testing/test-service';
-import { CONNECT_ORIGINS_META } from './console-static';
 import { registerCors } from './cors';
-import Fastify from 'fastify';
 
 const CONSOLE = 'https://console.example.com';
 const OTHER = 'http://127.0.0.1:8081';
