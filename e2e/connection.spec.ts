@@ -3,7 +3,7 @@
  * remembered or not, and signing out.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import {
   apiKeyField,
   connect,
@@ -24,18 +24,20 @@ interface RunningInstance {
   stop(): Promise<void>;
 }
 
-/** A loopback port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
+/** Loopback ports nobody listens on now, all different (each held until all are found). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve) => {
+          const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 /** Another `provisioning serve` on the run's data directory, as an operator starts one. */
@@ -196,16 +198,13 @@ test('another origin is refused beside the field, before trying, in plain words'
 test.describe('with CORS_ORIGINS naming another loopback origin', () => {
   // Two more instances of the service on the run's data directory (the same keys): one
   // serves the console, the other the API, each listing both origins.
-  let instances: RunningInstance[] = [];
+  const instances: RunningInstance[] = [];
 
   test.beforeAll(async () => {
-    const [consolePort, apiPort] = [await freePort(), await freePort()];
-    const origins = [consolePort, apiPort].map((port) => `http://127.0.0.1:${port}`);
-    instances = await Promise.all(
-      [consolePort, apiPort].map((port) =>
-        startInstance(port, { CORS_ORIGINS: origins.join(',') }),
-      ),
-    );
+    const ports = await freePorts(2);
+    const origins = ports.map((port) => `http://127.0.0.1:${port}`).join(',');
+    // One after the other, so that afterAll stops whichever started.
+    for (const port of ports) instances.push(await startInstance(port, { CORS_ORIGINS: origins }));
   });
 
   test.afterAll(async () => {
