@@ -2,6 +2,8 @@
  * Connecting with an API key (docs/console.md, "/settings"): a good key, bad ones,
  * remembered or not, and signing out.
  */
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import {
   apiKeyField,
   connect,
@@ -15,6 +17,57 @@ import {
 } from './fixtures';
 
 const NOT_CONNECTED = 'Connect with an API key to continue.';
+
+interface RunningInstance {
+  /** `http://127.0.0.1:port` */
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/** Loopback ports nobody listens on now, all different (each held until all are found). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve) => {
+          const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** Another `provisioning serve` on the run's data directory, as an operator starts one. */
+function startInstance(port: number, env: Record<string, string>): Promise<RunningInstance> {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('playwright.config.ts sets E2E_DATA_DIR');
+  const child = spawn(
+    process.execPath,
+    ['bin/provisioning.js', 'serve', '--port', String(port), '--data-dir', dataDir],
+    {
+      env: { ...process.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // It prints one JSON line once it listens.
+      if (output.includes('{"url"')) resolve({ origin: `http://127.0.0.1:${port}`, stop });
+    });
+    void exited.then(() => reject(new Error(`serve exited before listening: ${output}`)));
+  });
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -114,24 +167,73 @@ test('a revoked key fails in words, and nothing is stored', async ({
   await expectSentToSettings(page, NOT_CONNECTED);
 });
 
-test('an unreachable server is named in the form', async ({ page, seed, consoleErrors }) => {
-  // Nothing listens on port 9 (discard); the page's CSP may refuse the origin before that.
-  const unreachable = 'http://127.0.0.1:9/api/v1';
-  consoleErrors.allow(
-    /ERR_CONNECTION_REFUSED|Refused to connect|violates the following Content Security Policy/,
-  );
+test('another origin is refused beside the field, before trying, in plain words', async ({
+  page,
+  seed,
+}) => {
+  // Without CORS_ORIGINS the page's CSP would block any other origin: the form says so.
+  const elsewhere = 'http://127.0.0.1:9/api/v1';
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
 
   await page.goto('/settings');
-  await page.getByLabel('API base URL').fill(unreachable);
+  const field = page.getByLabel('API base URL');
+  await expect(field).toHaveAccessibleDescription(
+    `Only this origin can be used: ${new URL(seed.baseURL).origin}.`,
+  );
+  await field.fill(elsewhere);
   await connect(page, seed.keys.admin.secret);
-  await expect(
-    page
-      .getByRole('alert')
-      .filter({ hasText: `The server could not be reached at ${unreachable}` }),
-  ).toBeVisible();
+  await expect(field).toHaveAccessibleDescription(
+    new RegExp(
+      escapeRegExp('http://127.0.0.1:9 cannot be used from this console: only this origin can.'),
+    ),
+  );
+  await expect(page.getByText(/could not be reached/)).toHaveCount(0);
+  expect(requests.filter((url) => url.startsWith('http://127.0.0.1:9/'))).toEqual([]);
   await expect(whoAmI(page)).toHaveCount(0);
   const stored = await storedValues(page);
   expect([...stored.local, ...stored.session].join('\n')).not.toContain(seed.keys.admin.secret);
+});
+
+test.describe('with CORS_ORIGINS naming another loopback origin', () => {
+  // Two more instances of the service on the run's data directory (the same keys): one
+  // serves the console, the other the API, each listing both origins.
+  const instances: RunningInstance[] = [];
+
+  test.beforeAll(async () => {
+    const ports = await freePorts(2);
+    const origins = ports.map((port) => `http://127.0.0.1:${port}`).join(',');
+    // One after the other, so that afterAll stops whichever started.
+    for (const port of ports) instances.push(await startInstance(port, { CORS_ORIGINS: origins }));
+  });
+
+  test.afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+  });
+
+  test('the console connects to the other origin and works with its API', async ({
+    page,
+    seed,
+  }) => {
+    const [consoleOrigin, apiOrigin] = instances.map((instance) => instance.origin);
+    const admin = seed.keys.admin;
+    await page.goto(`${String(consoleOrigin)}/settings`);
+    const field = page.getByLabel('API base URL');
+    await expect(field).toHaveAccessibleDescription(
+      `Only these origins can be used: ${String(consoleOrigin)}, ${String(apiOrigin)}.`,
+    );
+    await field.fill(`${String(apiOrigin)}/api/v1`);
+    await connect(page, admin.secret);
+    await expect(page.getByText(`Connected as ${String(admin.status?.email)}`)).toBeVisible();
+    await expect(page.getByText(`To ${String(apiOrigin)}/api/v1.`)).toBeVisible();
+    await expect(whoAmI(page)).toContainText(String(admin.status?.email));
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Configs' })
+      .click();
+    await expect(page.getByRole('table', { name: 'Configs' })).toBeVisible();
+  });
 });
 
 test('not remembered: the key lives in this tab only, and survives its reload', async ({

@@ -23,10 +23,15 @@ async function expectPanelShows(page: Page, key: SeedKey): Promise<void> {
   }
 }
 
-test('an admin sees every field of their key, and no expiry warning', async ({ page, seed }) => {
+test('an admin sees every field of their key, that it never expires, and no expiry warning', async ({
+  page,
+  seed,
+}) => {
   const admin = seed.keys.admin;
+  expect(admin.expiresAt, 'the CLI made a key without an expiry').toBeNull();
   await connectAs(page, admin);
   await expectPanelShows(page, admin);
+  await expect(whoAmI(page).getByText('Never expires', { exact: true })).toBeVisible();
   await expect(page.getByText('This key expires in')).toHaveCount(0);
   await expect(page.getByText('This key has expired.')).toHaveCount(0);
 });
@@ -62,6 +67,7 @@ test('a key that expires in 3 days says so, relative and absolute, with a warnin
   await expect(panel).toContainText(/expires in 3 days/i);
   await expect(panel).toContainText(absoluteUtc(String(expiresAt)));
   await expect(page.getByText('This key expires in 3 days.')).toBeVisible();
+  await expect(panel.getByText('Never expires')).toHaveCount(0);
 });
 
 test('the same key a week before its expiry shows no warning', async ({ page, seed }) => {

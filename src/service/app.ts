@@ -15,6 +15,7 @@ import {
 } from './plugins/connections';
 import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console-static';
+import { consoleCorsRule, registerCors } from './plugins/cors';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBodies } from './plugins/json-body';
 import { lazyRequestLoggers, OneLinePerRequest } from './plugins/request-log';
@@ -35,6 +36,8 @@ export interface AppOptions {
   readonly consoleDir?: string;
   /** Serve the console's source maps (`.map`); they are not served by default. */
   readonly serveSourceMaps?: boolean;
+  /** Other origins whose consoles may call this API and whose APIs this console may call. */
+  readonly corsOrigins?: readonly string[];
   /** Timeouts and trusted proxies (plugins/connections.ts); their defaults when absent. */
   readonly http?: HttpSettings;
   readonly logger?: FastifyServerOptions['logger'];
@@ -73,7 +76,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerJsonBodies(app);
   registerErrorHandler(app);
-  registerSecurityHeaders(app);
+  const corsOrigins = options.corsOrigins ?? [];
+  registerSecurityHeaders(app, { connectOrigins: corsOrigins });
+  // Before authentication: a preflight carries no key.
+  registerCors(app, { rules: [consoleCorsRule(corsOrigins)] });
   registerConnectionRules(app);
   await app.register(authentication, { store: options.store, clock });
   await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT);
@@ -89,6 +95,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock, edits) });
   registerApiKeyRoutes(app, deps);
-  await registerConsole(app, options.consoleDir, options.serveSourceMaps === true);
+  await registerConsole(app, options.consoleDir, options.serveSourceMaps === true, corsOrigins);
   return app;
 }

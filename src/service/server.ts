@@ -41,6 +41,7 @@ export async function startServer(
     editPool: settings.editPool,
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,
+    corsOrigins: settings.corsOrigins,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

@@ -1,6 +1,6 @@
 /** The settings read from the environment: defaults, and refusals that name the variable. */
 import { describe, expect, it } from 'vitest';
-import { settingsFromEnv, trustedProxiesFrom } from './settings';
+import { corsOriginsFrom, settingsFromEnv, trustedProxiesFrom } from './settings';
 
 describe('settingsFromEnv', () => {
   it('defaults to headers within 10 s, a request within 30 s, idle 5 s, no proxy, no source maps', () => {
@@ -12,6 +12,7 @@ describe('settingsFromEnv', () => {
       trustProxy: false,
     });
     expect(settings.serveSourceMaps).toBe(false);
+    expect(settings.corsOrigins).toEqual([]);
   });
 
   it('reads the timeouts, TRUST_PROXY and SERVE_SOURCE_MAPS', () => {
@@ -69,4 +70,37 @@ describe('TRUST_PROXY', () => {
       expect(() => trustedProxiesFrom(raw)).toThrow(/TRUST_PROXY must be a comma-separated list/);
     },
   );
+});
+
+describe('CORS_ORIGINS', () => {
+  it('is none (only this origin) when unset or empty', () => {
+    expect(corsOriginsFrom(undefined)).toEqual([]);
+    expect(corsOriginsFrom(' ')).toEqual([]);
+  });
+
+  it('takes exact http(s) origins, comma-separated, once each', () => {
+    expect(
+      settingsFromEnv({
+        CORS_ORIGINS:
+          'https://console.example.com, http://127.0.0.1:8081,http://[::1]:9000,https://console.example.com',
+      }).corsOrigins,
+    ).toEqual(['https://console.example.com', 'http://127.0.0.1:8081', 'http://[::1]:9000']);
+  });
+
+  it.each([
+    ['*', '"*" is not one'],
+    ['null', '"null" is not one'],
+    ['console.example.com', '"console.example.com" is not one'],
+    ['ftp://files.example.com', '"ftp://files.example.com" is not one'],
+    ['https://console.example.com/', '(its origin is https://console.example.com)'],
+    ['https://console.example.com/api/v1', '(its origin is https://console.example.com)'],
+    ['https://Console.example.com', '(its origin is https://console.example.com)'],
+    ['https://console.example.com:443', '(its origin is https://console.example.com)'],
+    ['https://a.example,', 'an entry is empty'],
+  ])('refuses %j at start-up, naming the entry', (raw, reason) => {
+    expect(() => settingsFromEnv({ CORS_ORIGINS: raw })).toThrow(
+      /^CORS_ORIGINS must be a comma-separated list of origins such as https:\/\/console\.example\.com/,
+    );
+    expect(() => corsOriginsFrom(raw)).toThrow(reason);
+  });
 });

@@ -20,6 +20,8 @@ export interface ServiceSettings {
   readonly http: HttpSettings;
   /** `SERVE_SOURCE_MAPS=1`: the console's `.map` files are served (they are not by default). */
   readonly serveSourceMaps: boolean;
+  /** `CORS_ORIGINS`: the other origins whose consoles may call this API, and whose APIs this console may call. */
+  readonly corsOrigins: readonly string[];
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -76,6 +78,40 @@ export function trustedProxiesFrom(raw: string | undefined): TrustedProxies {
   return entries;
 }
 
+/**
+ * `CORS_ORIGINS`: unset (only this origin), or a comma-separated list of exact origins
+ * (`https://console.example.com`, `http://127.0.0.1:8081`): scheme, host and port, nothing
+ * more, as a browser writes them in its `Origin` header.
+ */
+export function corsOriginsFrom(raw: string | undefined): readonly string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => originOf(entry) !== entry);
+  if (wrong.length > 0)
+    throw new Error(
+      `CORS_ORIGINS must be a comma-separated list of origins such as https://console.example.com (http or https, host and port, no path or trailing slash); ${wrong.map(describeWrongOrigin).join(', ')}`,
+    );
+  return [...new Set(entries)];
+}
+
+/** The origin a browser would send for `entry`, if it names an http(s) origin at all. */
+function originOf(entry: string): string | undefined {
+  try {
+    const url = new URL(entry);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeWrongOrigin(entry: string): string {
+  const origin = originOf(entry);
+  if (entry === '') return 'an entry is empty';
+  return origin === undefined
+    ? `"${entry}" is not one`
+    : `"${entry}" is not one (its origin is ${origin})`;
+}
+
 function httpSettingsFrom(env: NodeJS.ProcessEnv): HttpSettings {
   const settings = {
     headersTimeoutMs: millisecondsFrom(
@@ -120,5 +156,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     },
     http: httpSettingsFrom(env),
     serveSourceMaps: env.SERVE_SOURCE_MAPS === '1',
+    corsOrigins: corsOriginsFrom(env.CORS_ORIGINS),
   };
 }

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { CONNECTION_STORAGE_KEY, createConnectionStore, normalizeBaseUrl } from './connection';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
+import {
+  allowedApiOrigins,
+  CONNECTION_STORAGE_KEY,
+  createConnectionStore,
+  normalizeBaseUrl,
+} from './connection';
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -113,5 +119,25 @@ describe('the connection store', () => {
 
   it('normalizes base URLs', () => {
     expect(normalizeBaseUrl('  https://a.example/api/v1//  ')).toBe('https://a.example/api/v1');
+  });
+});
+
+describe('the API origins this console may use', () => {
+  afterEach(() => document.querySelector(`meta[name="${CONNECT_ORIGINS_META}"]`)?.remove());
+
+  it('are only its own when the page names none', () => {
+    expect(allowedApiOrigins()).toEqual([window.location.origin]);
+  });
+
+  it('are its own, then those the page names, once each; what is no origin is left out', () => {
+    const meta = document.createElement('meta');
+    meta.name = CONNECT_ORIGINS_META;
+    meta.content = ` https://a.example  http://127.0.0.1:8081 https://a.example ${window.location.origin} https://b.example/path not-an-origin `;
+    document.head.append(meta);
+    expect(allowedApiOrigins()).toEqual([
+      window.location.origin,
+      'https://a.example',
+      'http://127.0.0.1:8081',
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { z } from '../../contract/zod';
+import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
 import { API_BASE_PATH } from '../../contract/endpoints';
 
 export interface Connection {
@@ -44,6 +45,30 @@ const storedConnectionSchema = z.object({
 /** This origin's API: the default base URL of the settings form. */
 export function defaultBaseUrl(): string {
   return `${window.location.origin}${API_BASE_PATH}`;
+}
+
+/** The origin of an http(s) URL, or undefined when `text` is none. */
+export function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The origins whose APIs this console may call: its own, then those its server names in
+ * the page (the same ones its Content-Security-Policy allows). Any other is blocked by the
+ * browser before a request leaves.
+ */
+export function allowedApiOrigins(page: Document = document): readonly string[] {
+  const own = window.location.origin;
+  const named = page.querySelector<HTMLMetaElement>(`meta[name="${CONNECT_ORIGINS_META}"]`);
+  const others = (named?.content ?? '')
+    .split(/\s+/)
+    .filter((origin) => origin !== '' && originOf(origin) === origin && origin !== own);
+  return [own, ...new Set(others)];
 }
 
 /** Trims and drops trailing slashes, so that paths can be appended. */

@@ -11,9 +11,11 @@
  * as they are to a client whose Accept-Encoding takes them (`Vary: Accept-Encoding`).
  */
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
 import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemOf } from '../../contract/problem';
 import { sendProblem } from './error-handler';
@@ -21,12 +23,33 @@ import { sendProblem } from './error-handler';
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const PAGE_CACHE_CONTROL = 'no-cache';
 
+/** index.html with the list of origins put in its head, and the ETag of that text. */
+function pageWithConnectOrigins(indexHtml: string, origins: readonly string[]) {
+  // Origins hold no quote or angle bracket (settings.ts checks each is a URL's origin).
+  const meta = `<meta name="${CONNECT_ORIGINS_META}" content="${origins.join(' ')}" />`;
+  const text = indexHtml.replace(/<head>/i, (head) => `${head}\n    ${meta}`);
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+  return { text, etag };
+}
+
 export async function registerConsole(
   app: FastifyInstance,
   consoleDir: string | undefined,
   serveSourceMaps = false,
+  connectOrigins: readonly string[] = [],
 ): Promise<void> {
   const hasConsole = consoleDir !== undefined && existsSync(join(consoleDir, 'index.html'));
+  // With other origins to name, index.html is served from memory with them in it.
+  const page =
+    hasConsole && connectOrigins.length > 0
+      ? pageWithConnectOrigins(readFileSync(join(consoleDir, 'index.html'), 'utf8'), connectOrigins)
+      : undefined;
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    if (page === undefined) return reply.type('text/html').sendFile('index.html');
+    reply.header('cache-control', PAGE_CACHE_CONTROL).header('etag', page.etag);
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    return reply.code(200).type('text/html; charset=utf-8').send(page.text);
+  };
   if (hasConsole) {
     // Without the wildcard, a route per file found at start-up: a file left out is a 404.
     const assetsDir = join(consoleDir, 'assets') + sep;
@@ -43,8 +66,17 @@ export async function registerConsole(
         );
       },
       // The compressed copies are found beside their file, not served under their own names.
-      globIgnore: ['**/*.br', '**/*.gz', ...(serveSourceMaps ? [] : ['**/*.map'])],
+      globIgnore: [
+        '**/*.br',
+        '**/*.gz',
+        ...(serveSourceMaps ? [] : ['**/*.map']),
+        ...(page ? ['index.html'] : []),
+      ],
     });
+    if (page) {
+      app.get('/', sendPage);
+      app.get('/index.html', sendPage);
+    }
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
@@ -52,7 +84,7 @@ export async function registerConsole(
       request.method === 'GET' &&
       !request.url.startsWith(`${API_BASE_PATH}/`) &&
       (request.headers.accept ?? '').includes('text/html');
-    if (isPage) return reply.type('text/html').sendFile('index.html');
+    if (isPage) return sendPage(request, reply);
     return sendProblem(
       reply,
       problemOf('not_found', `There is no ${request.method} ${request.url.split('?')[0] ?? ''}`),

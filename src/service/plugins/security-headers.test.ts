@@ -15,6 +15,7 @@ import {
   API_SECURITY_HEADERS,
   CONTENT_SECURITY_POLICY,
   DOCUMENT_SECURITY_HEADERS,
+  documentSecurityHeaders,
   registerSecurityHeaders,
 } from './security-headers';
 
@@ -116,5 +117,21 @@ describe('security headers', () => {
     expect(API_SECURITY_HEADERS['x-content-type-options']).toBe('nosniff');
     expect(API_SECURITY_HEADERS['referrer-policy']).toBe('no-referrer');
     expect(API_SECURITY_HEADERS['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('on a document name the other origins the console may call in connect-src, and only there', () => {
+    const widened = documentSecurityHeaders(['https://a.example', 'http://127.0.0.1:8081']);
+    const directives = (headers: Readonly<Record<string, string>>) =>
+      String(headers['content-security-policy']).split(';');
+    const [before, after] = [directives(DOCUMENT_SECURITY_HEADERS), directives(widened)];
+    expect(after.filter((directive) => !before.includes(directive))).toEqual([
+      "connect-src 'self' https://a.example http://127.0.0.1:8081",
+    ]);
+    expect(before.filter((directive) => !after.includes(directive))).toEqual([
+      "connect-src 'self'",
+    ]);
+    const { 'content-security-policy': _policy, ...rest } = widened;
+    const { 'content-security-policy': _default, ...defaultRest } = DOCUMENT_SECURITY_HEADERS;
+    expect(rest).toEqual(defaultRest);
   });
 });

@@ -20,22 +20,35 @@ export const CONTENT_SECURITY_POLICY = {
   'frame-ancestors': ["'none'"],
 };
 
-/** What helmet 8 sends with these options (HSTS off: a proxy in front sets it over TLS). */
-export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': Object.entries(CONTENT_SECURITY_POLICY)
-    .map(([directive, values]) => `${directive} ${values.join(' ')}`)
-    .join(';'),
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
+/**
+ * What helmet 8 sends with these options (HSTS off: a proxy in front sets it over TLS), with
+ * `connect-src` widened to the other origins the console may call (`CORS_ORIGINS`).
+ */
+export function documentSecurityHeaders(
+  connectOrigins: readonly string[] = [],
+): Readonly<Record<string, string>> {
+  const policy = {
+    ...CONTENT_SECURITY_POLICY,
+    'connect-src': [...CONTENT_SECURITY_POLICY['connect-src'], ...connectOrigins],
+  };
+  return {
+    'content-security-policy': Object.entries(policy)
+      .map(([directive, values]) => `${directive} ${values.join(' ')}`)
+      .join(';'),
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+}
+
+export const DOCUMENT_SECURITY_HEADERS = documentSecurityHeaders();
 
 /** OWASP REST Security Cheat Sheet, "Security headers" (HSTS, again, is the proxy's). */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -50,13 +63,20 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const API_PREFIX = `${API_BASE_PATH}/`;
 
 /** The set for a request's URL (as received, query included). */
-export function securityHeadersFor(url: string): Readonly<Record<string, string>> {
-  return url.startsWith(API_PREFIX) ? API_SECURITY_HEADERS : DOCUMENT_SECURITY_HEADERS;
+export function securityHeadersFor(
+  url: string,
+  documentHeaders: Readonly<Record<string, string>> = DOCUMENT_SECURITY_HEADERS,
+): Readonly<Record<string, string>> {
+  return url.startsWith(API_PREFIX) ? API_SECURITY_HEADERS : documentHeaders;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  { connectOrigins = [] }: { connectOrigins?: readonly string[] } = {},
+): void {
+  const documentHeaders = documentSecurityHeaders(connectOrigins);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeadersFor(request.url));
+    reply.headers(securityHeadersFor(request.url, documentHeaders));
     done();
   });
 }

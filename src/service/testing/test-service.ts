@@ -52,6 +52,8 @@ export interface TestServiceOptions {
   /** A built console to serve, and whether its source maps are served. */
   readonly consoleDir?: string;
   readonly serveSourceMaps?: boolean;
+  /** `CORS_ORIGINS` (none when absent). */
+  readonly corsOrigins?: readonly string[];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -78,6 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.http ? { http: options.http } : {}),
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.serveSourceMaps ? { serveSourceMaps: true } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../contract/api-keys';
 import type { AuthStatus } from '../../../contract/auth-status';
+import { CONNECT_ORIGINS_META } from '../../../contract/connect-origins';
 import { problemOf } from '../../../contract/problem';
 import { routes } from '../../app/routes';
 import { connectionStore } from '../../lib/connection';
@@ -66,6 +67,14 @@ function adminServer() {
   );
 }
 
+/** What a screen reader reads after the field's name: its hint and error, in that order. */
+function accessibleDescriptionOf(element: HTMLElement): string {
+  return (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
 function storedAnywhere(): boolean {
   return sessionStorage.length > 0 || localStorage.length > 0;
 }
@@ -110,6 +119,82 @@ describe('the settings page: connection', () => {
     ).toBeTruthy();
     expect(screen.getByText('Enter an API key.')).toBeTruthy();
     expect(seen).toHaveLength(0);
+  });
+
+  it('says beside the base URL that only this origin can be used, and refuses another without trying', async () => {
+    adminServer();
+    const seen = recordRequests(server);
+    await openSettings();
+    const field = screen.getByLabelText('API base URL');
+    expect(accessibleDescriptionOf(field)).toBe(
+      `Only this origin can be used: ${window.location.origin}.`,
+    );
+    const user = userEvent.setup();
+    await user.clear(field);
+    await user.type(field, 'http://127.0.0.1:9/api/v1');
+    await connectWith(TEST_KEY);
+    expect(
+      await screen.findByText(
+        'http://127.0.0.1:9 cannot be used from this console: only this origin can.',
+      ),
+    ).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/could not be reached/)).toBeNull();
+    expect(seen).toHaveLength(0);
+    expect(storedAnywhere()).toBe(false);
+  });
+
+  describe('with other origins named by the server', () => {
+    const OTHER = 'http://127.0.0.1:8081';
+    let meta: HTMLMetaElement;
+    beforeEach(() => {
+      meta = document.createElement('meta');
+      meta.name = CONNECT_ORIGINS_META;
+      meta.content = `${OTHER} https://console.example.com`;
+      document.head.append(meta);
+    });
+    afterEach(() => meta.remove());
+
+    it('lists them, and connects to one of them', async () => {
+      // handle() answers at this origin only: the other one's answers are written out.
+      server.use(
+        http.get(`${OTHER}/api/v1/auth/status`, () => HttpResponse.json(adminStatus)),
+        http.get(`${OTHER}/api/v1/api-keys`, () => HttpResponse.json([])),
+      );
+      await openSettings();
+      const field = screen.getByLabelText('API base URL');
+      expect(accessibleDescriptionOf(field)).toBe(
+        `Only these origins can be used: ${window.location.origin}, ${OTHER}, https://console.example.com.`,
+      );
+      const user = userEvent.setup();
+      await user.clear(field);
+      await user.type(field, 'https://elsewhere.example/api/v1');
+      await connectWith(TEST_KEY);
+      expect(
+        await screen.findByText(
+          'https://elsewhere.example cannot be used from this console: only those listed can.',
+        ),
+      ).toBeTruthy();
+
+      await user.clear(field);
+      await user.type(field, `${OTHER}/api/v1`);
+      await user.click(screen.getByRole('button', { name: 'Connect' }));
+      expect((await screen.findByRole('status')).textContent).toBe('Connected as ada@example.com');
+      expect(connectionStore.getSnapshot().connection?.baseUrl).toBe(`${OTHER}/api/v1`);
+    });
+
+    it('says that an origin listed here may still not allow this one', async () => {
+      server.use(http.get(`${OTHER}/api/v1/auth/status`, () => HttpResponse.error()));
+      await openSettings();
+      const user = userEvent.setup();
+      const field = screen.getByLabelText('API base URL');
+      await user.clear(field);
+      await user.type(field, `${OTHER}/api/v1`);
+      await connectWith(TEST_KEY);
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        `The server could not be reached at ${OTHER}/api/v1, or it does not allow this origin (${window.location.origin}) in its CORS_ORIGINS.`,
+      );
+    });
   });
 
   it('shows and hides the key', async () => {

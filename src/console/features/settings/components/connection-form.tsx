@@ -1,13 +1,20 @@
 /**
  * Connect: checks the key with GET /auth/status and stores it only when that succeeds; a
- * failure is said in words in the form, and nothing is stored.
+ * failure is said in words in the form, and nothing is stored. The base URL field says which
+ * origins can be used, and one that cannot is refused before any request.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
 import { Form, FormCheckboxField, FormTextField } from '../../../components/form';
+import { NetworkError } from '../../../lib/api-client';
 import { describeConnectFailure, useConnect } from '../../../lib/auth';
-import { defaultBaseUrl, normalizeBaseUrl } from '../../../lib/connection';
+import {
+  allowedApiOrigins,
+  defaultBaseUrl,
+  normalizeBaseUrl,
+  originOf,
+} from '../../../lib/connection';
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -18,23 +25,43 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-const connectionFormSchema = z.object({
-  baseUrl: z.pipe(
-    z
-      .string()
-      .check(
+/** Said beside the field before anything is tried: the browser would block any other. */
+function describeAllowedOrigins(origins: readonly string[]): string {
+  return origins.length === 1
+    ? `Only this origin can be used: ${origins.join(', ')}.`
+    : `Only these origins can be used: ${origins.join(', ')}.`;
+}
+
+function connectionFormSchema(allowedOrigins: readonly string[]) {
+  const isAllowed = (text: string) => {
+    const origin = originOf(text);
+    return origin === undefined || allowedOrigins.includes(origin);
+  };
+  const refusal = allowedOrigins.length === 1 ? 'only this origin can' : 'only those listed can';
+  return z.object({
+    baseUrl: z.pipe(
+      z.string().check(
         z.trim(),
         z.minLength(1, 'Enter the API base URL.'),
         z.refine(isHttpUrl, 'Enter a URL that starts with http:// or https://.'),
+        z.superRefine((text, context) => {
+          if (isAllowed(text)) return;
+          context.issues.push({
+            code: 'custom',
+            input: text,
+            message: `${originOf(text) ?? text} cannot be used from this console: ${refusal}.`,
+          });
+        }),
       ),
-    z.transform(normalizeBaseUrl),
-  ),
-  // Whether a key is well formed is the server's to say: it answers in words we show.
-  apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key.')),
-  remember: z.boolean(),
-});
+      z.transform(normalizeBaseUrl),
+    ),
+    // Whether a key is well formed is the server's to say: it answers in words we show.
+    apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key.')),
+    remember: z.boolean(),
+  });
+}
 
-type ConnectionFormValues = z.output<typeof connectionFormSchema>;
+type ConnectionFormValues = z.output<ReturnType<typeof connectionFormSchema>>;
 
 interface ConnectionFormProps {
   /** Called when Connect is pressed: the reason the person was sent here is now stale. */
@@ -47,6 +74,8 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
   const [showKey, setShowKey] = useState(false);
   const connect = useConnect();
   const keyInput = useRef<HTMLInputElement | null>(null);
+  const allowedOrigins = useMemo(() => allowedApiOrigins(), []);
+  const schema = useMemo(() => connectionFormSchema(allowedOrigins), [allowedOrigins]);
 
   useEffect(() => {
     if (focusOnMount) keyInput.current?.focus();
@@ -60,18 +89,19 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
 
   const failure =
     connect.isError && connect.variables
-      ? describeConnectFailure(connect.error, connect.variables.baseUrl)
+      ? describeFailure(connect.error, connect.variables.baseUrl)
       : null;
 
   return (
     <Form
-      schema={connectionFormSchema}
+      schema={schema}
       defaultValues={{ baseUrl: defaultBaseUrl(), apiKey: '', remember: false }}
       onSubmit={onSubmit}
     >
       <FormTextField
         name="baseUrl"
         label="API base URL"
+        hint={describeAllowedOrigins(allowedOrigins)}
         type="url"
         autoComplete="url"
         spellCheck={false}
@@ -107,4 +137,16 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
       </div>
     </Form>
   );
+}
+
+/**
+ * Another origin that answers nothing readable may be down, or may not list this console's
+ * origin in its CORS_ORIGINS: the browser does not say which.
+ */
+function describeFailure(error: unknown, baseUrl: string): string {
+  const own = window.location.origin;
+  if (error instanceof NetworkError && originOf(baseUrl) !== own) {
+    return `The server could not be reached at ${baseUrl}, or it does not allow this origin (${own}) in its CORS_ORIGINS.`;
+  }
+  return describeConnectFailure(error, baseUrl);
 }

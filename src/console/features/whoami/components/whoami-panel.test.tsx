@@ -65,7 +65,7 @@ describe('the whoami panel', () => {
       .map((term) => term.textContent);
     expect(terms).toEqual(['Organization']);
     expect(panel.textContent).toContain('org_only');
-    expect(panel.textContent).not.toMatch(/undefined|Expires|Email|Permissions/);
+    expect(panel.textContent).not.toMatch(/undefined|[Ee]xpires|Email|Permissions/);
   });
 
   it('warns when the key expires in 3 days', async () => {
@@ -91,5 +91,26 @@ describe('the whoami panel', () => {
       'Expired 2 days ago · 2026-11-20 10:00 UTC',
     );
     expect(within(panel).queryByText(/This key expires/)).toBeNull();
+  });
+
+  it('says a key without an expiry never expires', async () => {
+    const panel = await renderPanel({
+      idp_organization_id: 'org_1',
+      auth_type: 'api_key',
+      api_key_name: 'Laptop',
+      api_key_obfuscated_value: 'sk_…a1b2',
+    });
+    expect(within(panel).getByText('Never expires')).toBeTruthy();
+    expect(panel.textContent).not.toMatch(/Expires in|Expired|This key/);
+  });
+
+  it('does not say so of a key that has an expiry', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    const panel = await renderPanel({
+      idp_organization_id: 'org_1',
+      api_key_id: 'key_1',
+      expires_at: new Date(NOW + 30 * DAY).toISOString(),
+    });
+    expect(within(panel).queryByText('Never expires')).toBeNull();
   });
 });

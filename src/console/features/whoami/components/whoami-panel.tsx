@@ -43,6 +43,8 @@ function WhoamiDetails({ status }: { status: AuthStatus }) {
   const now = useNow();
   const expiry = status.expires_at === undefined ? null : describeExpiry(status.expires_at, now);
   const hasKey = status.api_key_name !== undefined || status.api_key_obfuscated_value !== undefined;
+  // Without an expiry, a key never expires; a status that names no key says nothing of it.
+  const isKey = hasKey || status.api_key_id !== undefined || status.auth_type === 'api_key';
 
   return (
     <>
@@ -90,6 +92,7 @@ function WhoamiDetails({ status }: { status: AuthStatus }) {
           {expiry.relative} · <time dateTime={status.expires_at}>{expiry.absolute}</time>
         </p>
       )}
+      {!expiry && isKey && <p className="expiry">Never expires</p>}
       {expiry?.expired && <p className="warning-text">This key has expired.</p>}
       {expiry?.warning && <p className="warning-text">{expiry.warning}</p>}
     </>
