@@ -7,6 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { parseDocument } from 'yaml';
 import {
+  clickIntoEditor,
   ConfigApi,
   EDITOR_LOAD_TIMEOUT,
   editorRoot,
@@ -106,6 +107,37 @@ test('a draft test is started from the CodeLens above it, in the A/B pages’ di
   const live = await ConfigApi.of(seed, seed.keys.abAdmin).live();
   expect(statusOf(live.yaml, testId)).toBe('running');
   expect(new URL(page.url()).pathname).toBe(`/configs/${live.id}`);
+});
+
+test('by keyboard, the steps of the test under the cursor are in the command palette', async ({
+  page,
+  seed,
+}) => {
+  const testId = `lens-keys-${uniqueSuffix()}`;
+  const draft = await draftWithTest(seed, testId);
+  await connectAs(page, seed.keys.abAdmin);
+  await page.goto(`/configs/${draft.id}`);
+  await expectEditorText(page, draft.yaml);
+  await expect(lenses(page).filter({ hasText: 'Start' })).toHaveCount(1, {
+    timeout: EDITOR_LOAD_TIMEOUT,
+  });
+
+  // Go to the test's line (Ctrl+G), then F1: "Show CodeLens Commands for Current Line".
+  await clickIntoEditor(page);
+  const line = draft.yaml.split('\n').indexOf(`  - id: ${testId}`) + 1;
+  await page.keyboard.press('Control+G');
+  await page.keyboard.insertText(String(line));
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('F1');
+  await page.keyboard.insertText('Show CodeLens Commands');
+  await page.keyboard.press('Enter');
+  const start = page.getByRole('option', { name: 'Start' });
+  await expect(start).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: `Start ${testId}?` })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
 /** WCAG contrast ratio of two `rgb(r, g, b)` colours. */
