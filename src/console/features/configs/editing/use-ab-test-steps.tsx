@@ -12,6 +12,7 @@ import { StepDialog } from '../../../ab-test-kit/components/step-dialogs';
 import type { EditorLens } from '../../../editor/editor-types';
 import { useAuthStatus } from '../../../lib/auth';
 import { notify } from '../../../lib/notices';
+import { offers } from '../../../lib/permissions';
 import { abTestStepLenses, type AbTestStepLens } from './ab-test-lenses';
 import type { EditSession } from './edit-session';
 
@@ -39,7 +40,10 @@ export function useAbTestSteps({
     [shown, savedText, report],
   );
   // The same worker read, and cache entry, as the A/B pages'; null: the text does not parse.
-  const contents = useQuery(configContentsQueryOptions(config));
+  // Not read at all for a key that could run no step.
+  const contents = useQuery(
+    configContentsQueryOptions(offers(auth.data, 'config:publish') ? config : undefined),
+  );
   const [chosen, setChosen] = useState<AbTestStepLens | null>(null);
 
   const offered = useMemo(
