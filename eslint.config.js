@@ -43,16 +43,22 @@ const features = readdirSync(new URL('src/console/features', import.meta.url), {
 })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-const sharedConsoleCode = ['api', 'components', 'editor', 'hooks', 'lib', 'testing'].map(
-  (folder) => `${CONSOLE}/${folder}`,
-);
+const sharedConsoleCode = [
+  'ab-test-kit',
+  'api',
+  'components',
+  'editor',
+  'hooks',
+  'lib',
+  'testing',
+].map((folder) => `${CONSOLE}/${folder}`);
 const consoleBoundaries = [
   ...features.map((feature) => ({
     target: `${CONSOLE}/features/${feature}`,
     from: `${CONSOLE}/features`,
     except: [`./${feature}`],
     message:
-      'Features never import each other: move what both need to shared code (api/, components/, lib/).',
+      'Features never import each other: move what both need to shared code (api/, components/, lib/, ab-test-kit/).',
   })),
   {
     target: sharedConsoleCode,

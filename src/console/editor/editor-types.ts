@@ -63,6 +63,17 @@ export interface ConfigEditorHandle {
   restoreViewState(state: unknown): void;
 }
 
+/** A CodeLens: a command shown as a line of text above `line`, e.g. "Start". */
+export interface EditorLens {
+  /** The 1-based line it sits above; lenses on one line show side by side. */
+  readonly line: number;
+  readonly title: string;
+  /** What the lens does, in words, on hover. */
+  readonly tooltip?: string;
+  /** Given back to `onLens` when the person chooses the lens. */
+  readonly id: string;
+}
+
 export interface ConfigEditorProps {
   /** Identifies the text model (one per config page). */
   readonly modelPath: string;
@@ -77,6 +88,10 @@ export interface ConfigEditorProps {
   readonly onDirtyChange: (dirty: boolean) => void;
   /** Called after every change of the text. */
   readonly onChange?: () => void;
+  /** CodeLenses of this editor's text (none by default). */
+  readonly lenses?: readonly EditorLens[];
+  /** Called with a lens's id when the person chooses it. */
+  readonly onLens?: (id: string) => void;
 }
 
 export interface DiffViewProps {

@@ -4,6 +4,7 @@
  * Monaco itself.
  */
 import { Editor } from '@monaco-editor/react';
+import type { languages } from 'monaco-editor/esm/vs/editor/edcore.main.js';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ValidationIssue } from '../../../contract/validation';
 import { Spinner } from '../../components/spinner';
@@ -11,6 +12,7 @@ import {
   SERVER_MARKER_OWNER,
   type ConfigEditorHandle,
   type ConfigEditorProps,
+  type EditorLens,
   type OffsetRange,
   type TextRange,
 } from '../editor-types';
@@ -252,6 +254,56 @@ function createHandle(
   };
 }
 
+const NO_LENSES: readonly EditorLens[] = [];
+let lensCommandCount = 0;
+
+/**
+ * Shows `lenses.current` as CodeLenses of this model only (other models get none);
+ * `refresh` after they change. Choosing one runs a command of this editor's own, which
+ * calls `onLens` with the lens's id.
+ */
+function showLenses(
+  model: TextModel,
+  lenses: { readonly current: readonly EditorLens[] },
+  onLens: (id: string) => void,
+): { refresh(): void; dispose(): void } {
+  lensCommandCount += 1;
+  const commandId = `provisioning.codeLens.${lensCommandCount}`;
+  const command = monaco.editor.registerCommand(commandId, (_accessor: unknown, id: unknown) => {
+    if (typeof id === 'string') onLens(id);
+  });
+  const changed = new monaco.Emitter<languages.CodeLensProvider>();
+  const provider: languages.CodeLensProvider = {
+    onDidChange: changed.event,
+    provideCodeLenses: (target) => ({
+      lenses:
+        target !== model
+          ? []
+          : lenses.current
+              .filter((lens) => lens.line >= 1 && lens.line <= model.getLineCount())
+              .map((lens) => ({
+                range: new monaco.Range(lens.line, 1, lens.line, 1),
+                id: lens.id,
+                command: {
+                  id: commandId,
+                  title: lens.title,
+                  ...(lens.tooltip === undefined ? {} : { tooltip: lens.tooltip }),
+                  arguments: [lens.id],
+                },
+              })),
+    }),
+  };
+  const registration = monaco.languages.registerCodeLensProvider('yaml', provider);
+  return {
+    refresh: () => changed.fire(provider),
+    dispose() {
+      registration.dispose();
+      command.dispose();
+      changed.dispose();
+    },
+  };
+}
+
 /** Diff editors showing `model` let go of it (it is about to be disposed). */
 function releaseFromDiffs(model: TextModel): void {
   for (const diff of monaco.editor.getDiffEditors()) {
@@ -268,11 +320,19 @@ export default function ConfigEditor({
   onReady,
   onDirtyChange,
   onChange,
+  lenses = NO_LENSES,
+  onLens,
 }: ConfigEditorProps) {
-  const callbacks = useRef({ onReady, onDirtyChange, onChange });
+  const callbacks = useRef({ onReady, onDirtyChange, onChange, onLens });
   useEffect(() => {
-    callbacks.current = { onReady, onDirtyChange, onChange };
+    callbacks.current = { onReady, onDirtyChange, onChange, onLens };
   });
+  const shownLenses = useRef(lenses);
+  const lensDisplay = useRef<{ refresh(): void } | null>(null);
+  useEffect(() => {
+    shownLenses.current = lenses;
+    lensDisplay.current?.refresh();
+  }, [lenses]);
 
   useEffect(() => setConfigSchema(schema), [schema]);
   // A new options object makes the editor update its options: only when they change.
@@ -304,6 +364,13 @@ export default function ConfigEditor({
         model.onDidChangeContent(() => {
           emitDirty();
           callbacks.current.onChange?.();
+        });
+        // The lenses live as long as this editor: @monaco-editor/react disposes it on unmount.
+        const display = showLenses(model, shownLenses, (id) => callbacks.current.onLens?.(id));
+        lensDisplay.current = display;
+        editor.onDidDispose(() => {
+          display.dispose();
+          if (lensDisplay.current === display) lensDisplay.current = null;
         });
         callbacks.current.onReady(createHandle(editor, model, cleanVersion, emitDirty));
       }}

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the Monaco editor in component tests (Monaco does not run in jsdom): a
- * textarea named "Config YAML" behind the same handle. What the page asks of the editor is
- * recorded in `fakeEditor` for the tests to check.
+ * textarea named "Config YAML" behind the same handle, and its CodeLenses as buttons after it
+ * (named by their title, with their line). What the page asks of the editor is recorded in
+ * `fakeEditor` for the tests to check.
  */
 import { useEffect, useRef } from 'react';
 import type { ValidationIssue } from '../../../contract/validation';
@@ -9,6 +10,7 @@ import type {
   ConfigEditorHandle,
   ConfigEditorProps,
   DiffViewProps,
+  EditorLens,
   EditorMarker,
   OffsetRange,
 } from '../editor-types';
@@ -31,12 +33,16 @@ export function resetFakeEditor(): void {
   fakeEditor.readOnly = false;
 }
 
+const NO_LENSES: readonly EditorLens[] = [];
+
 export default function FakeConfigEditor({
   initialText,
   readOnly,
   onReady,
   onDirtyChange,
   onChange,
+  lenses = NO_LENSES,
+  onLens,
 }: ConfigEditorProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const callbacks = useRef({ onReady, onDirtyChange, onChange });
@@ -93,7 +99,22 @@ export default function FakeConfigEditor({
     callbacks.current.onReady(handle);
   }, []);
 
-  return <textarea ref={textarea} aria-label="Config YAML" defaultValue={initialText} />;
+  return (
+    <>
+      <textarea ref={textarea} aria-label="Config YAML" defaultValue={initialText} />
+      {lenses.length > 0 && (
+        <ul aria-label="CodeLenses">
+          {lenses.map((lens) => (
+            <li key={lens.id} data-line={lens.line}>
+              <button type="button" title={lens.tooltip} onClick={() => onLens?.(lens.id)}>
+                {lens.title}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 }
 
 /** The diff view's stand-in: both texts, side by side as plain text. */

@@ -9,13 +9,13 @@ import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
 import { LIVE } from '../../api/get-config';
-import { useAbTestSource, type AbTestSource } from './api/get-ab-test-source';
+import { useAbTestSource, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { describeIssue } from '../../ab-test-kit/components/request-problem';
+import { StepDialog } from '../../ab-test-kit/components/step-dialogs';
+import { issuesOfTest } from '../../ab-test-kit/form/server-errors';
+import { stepsOffered, type LifecycleStep } from '../../ab-test-kit/lifecycle';
 import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
-import { describeIssue } from './components/request-problem';
-import { StepDialog } from './components/step-dialogs';
-import { PageOutcomeNotice, usePageOutcome } from './components/page-outcome';
-import { issuesOfTest } from './form/server-errors';
-import { stepsOffered, type LifecycleStep } from './lifecycle';
+import { PageOutcomeNotice, usePageOutcome, useShowStepOutcome } from './components/page-outcome';
 
 /** `/ab-tests/:configId/:testId`: one test, and the lifecycle steps it allows. */
 export function AbTestPage() {
@@ -61,6 +61,7 @@ export function AbTestPage() {
 function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestContents }) {
   const auth = useAuthStatus();
   const [step, setStep] = useState<LifecycleStep | null>(null);
+  const showOutcome = useShowStepOutcome();
   const steps = stepsOffered(test.status, auth.data);
   const where = configOf(source);
   const issues = issuesOfTest(source.config.validation.issues, `/ab_tests/${test.index}`);
@@ -147,7 +148,15 @@ function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestCon
           </div>
         )}
       </section>
-      {step && <StepDialog step={step} source={source} test={test} onClose={() => setStep(null)} />}
+      {step && (
+        <StepDialog
+          step={step}
+          source={source}
+          test={test}
+          onClose={() => setStep(null)}
+          onDone={showOutcome}
+        />
+      )}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { describeError, isNotOffered } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
-import { MAX_DRAFTS_LISTED, useAbTestSources } from './api/get-ab-test-source';
+import { MAX_DRAFTS_LISTED, useAbTestSources } from '../../ab-test-kit/api/get-ab-test-source';
 import { AbTestTable } from './components/ab-test-table';
 import { PageOutcomeNotice, usePageOutcome } from './components/page-outcome';
 

@@ -13,15 +13,19 @@ import { describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
-import { useAbTestEdit } from './api/edit-ab-tests';
-import { useAbTestSources, type AbTestSource } from './api/get-ab-test-source';
-import { testPath } from './api/run-lifecycle-step';
+import { useAbTestEdit } from '../../ab-test-kit/api/edit-ab-tests';
+import { useAbTestSources, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { RequestProblem } from '../../ab-test-kit/components/request-problem';
+import { VariantsFieldset } from '../../ab-test-kit/components/variants-fieldset';
+import {
+  createAbTestSchema,
+  NEW_DRAFT,
+  type CreateAbTestValues,
+} from '../../ab-test-kit/form/ab-test-forms';
+import { fieldMessagesOf } from '../../ab-test-kit/form/server-errors';
+import { defaultVariantRows, ID_HINT, variantsOfRows } from '../../ab-test-kit/form/variant-rows';
 import type { PageOutcome } from './components/page-outcome';
-import { RequestProblem } from './components/request-problem';
-import { VariantsFieldset } from './components/variants-fieldset';
-import { createAbTestSchema, NEW_DRAFT, type CreateAbTestValues } from './form/ab-test-forms';
-import { fieldMessagesOf } from './form/server-errors';
-import { defaultVariantRows, ID_HINT, variantsOfRows } from './form/variant-rows';
+import { testPath } from './test-path';
 
 /** `/ab-tests/new` (`?config=<draft id>` preselects a draft): a new test in a draft. */
 export function CreateAbTestPage() {

@@ -3,8 +3,8 @@ import type { AbTestContents } from '../../../../configs';
 import { deepEqual } from '../../../../configs/data';
 import { Time } from '../../../components/time';
 import { LIVE } from '../../../api/get-config';
-import type { AbTestSource } from '../api/get-ab-test-source';
-import { testPath } from '../api/run-lifecycle-step';
+import type { AbTestSource } from '../../../ab-test-kit/api/get-ab-test-source';
+import { testPath } from '../test-path';
 
 export const STATUS_LABELS: Record<string, string> = {
   draft: 'Draft',

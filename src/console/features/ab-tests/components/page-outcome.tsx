@@ -1,4 +1,11 @@
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import {
+  describeStepDone,
+  publishedLabelOf,
+  type StepDone,
+} from '../../../ab-test-kit/api/run-lifecycle-step';
+import { LIVE } from '../../../api/get-config';
+import { testPath } from '../test-path';
 
 /** What the last create or lifecycle step did, for the page it leads to. */
 export interface PageOutcome {
@@ -31,4 +38,25 @@ export function PageOutcomeNotice({ outcome }: { outcome: PageOutcome }) {
       </p>
     </div>
   );
+}
+
+/**
+ * After a lifecycle step: the test in the live config (the list, after a delete), saying
+ * which published version the step produced.
+ */
+export function useShowStepOutcome(): (done: StepDone) => Promise<void> {
+  const navigate = useNavigate();
+  return async (done) => {
+    const label = publishedLabelOf(done);
+    const outcome: PageOutcome = {
+      text: describeStepDone(done),
+      configId: done.result.id,
+      linkText: `Open ${label}`,
+    };
+    const deleted = done.step.action === 'delete_ab_test';
+    await navigate(deleted ? '/ab-tests' : testPath(LIVE, done.testId), {
+      replace: !deleted,
+      state: { outcome },
+    });
+  };
 }

@@ -29,6 +29,7 @@ import { primeSavedText, useEditOperations } from './use-edit-operations';
 import { isConflict, saveAlertOf, useSaveEdit, type SaveEditOutcome } from './use-save-edit';
 import { useSaveShortcut } from './use-save-shortcut';
 import { useSummaryForm } from './use-summary-form';
+import { useAbTestSteps } from './use-ab-test-steps';
 
 export const PUBLISHED_NOTICE = 'Published. This version is now live.';
 
@@ -74,6 +75,7 @@ export function ConfigEditorView({
   const operations = useEditOperations(editor, session.savedText);
   const summary = useSummaryForm();
   const save = useSaveEdit({ routeId, diff: operations.diff });
+  const abTestSteps = useAbTestSteps(session);
 
   const { config, report } = session;
   const isDraft = config.kind === 'draft';
@@ -203,6 +205,8 @@ export function ConfigEditorView({
                 onReady={onEditorReady}
                 onDirtyChange={(dirty) => dispatch({ type: 'edited', dirty })}
                 onChange={operations.edited}
+                lenses={abTestSteps.lenses}
+                onLens={abTestSteps.choose}
               />
             </Suspense>
           </ErrorBoundary>
@@ -290,6 +294,7 @@ export function ConfigEditorView({
           dispatch={dispatch}
         />
       )}
+      {abTestSteps.dialog}
       <LeaveGuard when={session.dirty} bypass={leaving} />
     </div>
   );

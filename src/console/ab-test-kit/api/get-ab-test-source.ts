@@ -10,13 +10,13 @@ import {
   useQuery,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type { ConfigContents } from '../../../../configs';
-import type { ConfigRecord, ConfigSummary } from '../../../../contract/configs';
-import { configsKeys } from '../../../api/config-keys';
-import { configQueryOptions, LIVE } from '../../../api/get-config';
-import { configsQueryOptions } from '../../../api/get-configs';
-import { ApiProblem } from '../../../lib/api-client';
-import { operationsClient } from '../../../editor/operations-client';
+import type { ConfigContents } from '../../../configs';
+import type { ConfigRecord, ConfigSummary } from '../../../contract/configs';
+import { configsKeys } from '../../api/config-keys';
+import { configQueryOptions, LIVE } from '../../api/get-config';
+import { configsQueryOptions } from '../../api/get-configs';
+import { ApiProblem } from '../../lib/api-client';
+import { operationsClient } from '../../editor/operations-client';
 
 export interface AbTestSource {
   readonly config: ConfigRecord;

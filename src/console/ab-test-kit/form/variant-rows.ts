@@ -3,8 +3,8 @@
  * rules mirror the config's (docs/config.md, Shape and Validation), so that a person sees a mistake beside its
  * field before anything is posted; the server still judges what arrives.
  */
-import { z } from '../../../../contract/zod';
-import type { VariantContents } from '../../../../configs';
+import { z } from '../../../contract/zod';
+import type { VariantContents } from '../../../configs';
 import {
   ID_PATTERN,
   MAX_VARIANTS,
@@ -13,7 +13,7 @@ import {
   WEIGHTS_TOTAL,
   type SettingValue,
   type Variant,
-} from '../../../../contract/config-document';
+} from '../../../contract/config-document';
 
 export const SETTING_TYPES = ['text', 'number', 'boolean'] as const;
 export type SettingType = (typeof SETTING_TYPES)[number];

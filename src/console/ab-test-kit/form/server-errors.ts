@@ -2,8 +2,8 @@
  * A refused A/B test request, in the form's terms: what the server said about one field of
  * the test goes beside that field; the rest is listed at the form.
  */
-import type { ValidationIssue } from '../../../../contract/validation';
-import { ApiProblem } from '../../../lib/api-client';
+import type { ValidationIssue } from '../../../contract/validation';
+import { ApiProblem } from '../../lib/api-client';
 
 /** The form fields a server message can be about. */
 export type TestFieldName = 'id' | 'app' | 'description' | 'winner' | VariantFieldName;

@@ -2,9 +2,9 @@
  * Why a request was refused, at the form that sent it: the problem in words, then what the
  * server listed (the request's field errors, the validation report that made a step fail).
  */
-import type { ValidationIssue } from '../../../../contract/validation';
-import { ApiProblem, describeError } from '../../../lib/api-client';
-import { describeIssueCounts } from '../../../editor/markers';
+import type { ValidationIssue } from '../../../contract/validation';
+import { ApiProblem, describeError } from '../../lib/api-client';
+import { describeIssueCounts } from '../../editor/markers';
 
 interface RequestProblemProps {
   /** What did not happen, e.g. "The test was not started." */

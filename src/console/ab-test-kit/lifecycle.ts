@@ -2,10 +2,10 @@
  * Which lifecycle steps a page offers for a test: those its status allows (the contract's
  * LIFECYCLE_TRANSITIONS, the same table the server applies) and the key's permissions allow.
  */
-import type { AuthStatus } from '../../../contract/auth-status';
-import type { AbTestStatus } from '../../../contract/config-document';
-import { LIFECYCLE_TRANSITIONS, type LifecycleAction } from '../../../contract/operations';
-import { offers } from '../../lib/permissions';
+import type { AuthStatus } from '../../contract/auth-status';
+import type { AbTestStatus } from '../../contract/config-document';
+import { LIFECYCLE_TRANSITIONS, type LifecycleAction } from '../../contract/operations';
+import { offers } from '../lib/permissions';
 
 /** The steps in the order the page shows them, with the words it uses. */
 export const LIFECYCLE_STEPS = [

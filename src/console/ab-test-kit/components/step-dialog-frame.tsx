@@ -4,11 +4,11 @@
  */
 import { useRef, type ReactNode } from 'react';
 import type { DefaultValues } from 'react-hook-form';
-import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
-import type { z } from '../../../../contract/zod';
-import { Dialog } from '../../../components/dialog';
-import { DialogActions } from '../../../components/dialog-actions';
-import { Form, FormTextField } from '../../../components/form';
+import { MAX_SUMMARY_LENGTH } from '../../../contract/config-edit';
+import type { z } from '../../../contract/zod';
+import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { Form, FormTextField } from '../../components/form';
 import type { AbTestSource } from '../api/get-ab-test-source';
 import { RequestProblem } from './request-problem';
 

@@ -3,10 +3,10 @@
  * step publishes (docs/config.md, Operations). Either way every view of the configs and tests refreshes.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConfigList } from '../../../../contract/configs';
-import { ApiProblem } from '../../../lib/api-client';
-import { editConfig } from '../../../api/edit-config';
-import { configsKeys } from '../../../api/config-keys';
+import type { ConfigList } from '../../../contract/configs';
+import { ApiProblem } from '../../lib/api-client';
+import { editConfig } from '../../api/edit-config';
+import { configsKeys } from '../../api/config-keys';
 
 export function useAbTestEdit() {
   const queryClient = useQueryClient();

@@ -5,11 +5,11 @@
  */
 import { useId } from 'react';
 import { useFieldArray, useFormContext, useWatch, type FieldErrors } from 'react-hook-form';
-import type { AppContents } from '../../../../configs';
-import { MAX_VARIANTS, MIN_VARIANTS, WEIGHTS_TOTAL } from '../../../../contract/config-document';
-import { Button } from '../../../components/button';
-import { FormSelectField, FormTextField } from '../../../components/form';
-import { FieldError } from '../../../components/form-fields';
+import type { AppContents } from '../../../configs';
+import { MAX_VARIANTS, MIN_VARIANTS, WEIGHTS_TOTAL } from '../../../contract/config-document';
+import { Button } from '../../components/button';
+import { FormSelectField, FormTextField } from '../../components/form';
+import { FieldError } from '../../components/form-fields';
 import {
   evenWeights,
   ID_HINT,

@@ -3,10 +3,10 @@
  * and variants while the test is a draft), promote (the winner). Every lifecycle form also
  * takes an optional version label, the `summary` of the published version it produces.
  */
-import { z } from '../../../../contract/zod';
-import type { ConfigContents } from '../../../../configs';
-import { AB_TEST_DESCRIPTION_MAX_LENGTH, ID_PATTERN } from '../../../../contract/config-document';
-import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
+import { z } from '../../../contract/zod';
+import type { ConfigContents } from '../../../configs';
+import { AB_TEST_DESCRIPTION_MAX_LENGTH, ID_PATTERN } from '../../../contract/config-document';
+import { MAX_SUMMARY_LENGTH } from '../../../contract/config-edit';
 import { ID_HINT, variantRowsSchema, type VariantRow } from './variant-rows';
 
 /** The create form's value for "a new draft from the live config". */

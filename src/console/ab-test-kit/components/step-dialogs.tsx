@@ -5,12 +5,12 @@
  */
 import { useEffect, useEffectEvent, useId } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import type { AbTestContents, AppContents } from '../../../../configs';
-import { operations } from '../../../../contract/operations';
-import { FormTextAreaField } from '../../../components/form';
-import { FieldError } from '../../../components/form-fields';
+import type { AbTestContents, AppContents } from '../../../configs';
+import { operations } from '../../../contract/operations';
+import { FormTextAreaField } from '../../components/form';
+import { FieldError } from '../../components/form-fields';
 import type { AbTestSource } from '../api/get-ab-test-source';
-import { useRunLifecycleStep } from '../api/run-lifecycle-step';
+import { useRunLifecycleStep, type StepDone } from '../api/run-lifecycle-step';
 import {
   promoteAbTestSchema,
   stepSchema,
@@ -29,6 +29,8 @@ export interface StepDialogProps {
   source: AbTestSource;
   test: AbTestContents;
   onClose: () => void;
+  /** After the step: the page to show next is the caller's. */
+  onDone: (done: StepDone) => unknown;
 }
 
 function defaultLabelOf(step: LifecycleStep, test: AbTestContents): string {
@@ -60,8 +62,8 @@ const STEP_OPERATION = {
 } as const;
 
 /** Start, end, delete: a question, the version label, and the step's button. */
-export function ConfirmStepDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
+export function ConfirmStepDialog({ step, source, test, onClose, onDone }: StepDialogProps) {
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose, onDone);
   const action = step.action as keyof typeof STEP_OPERATION;
 
   return (
@@ -108,8 +110,8 @@ function copiedSettings(
   }));
 }
 
-export function PromoteDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
+export function PromoteDialog({ step, source, test, onClose, onDone }: StepDialogProps) {
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose, onDone);
   return (
     <StepDialogFrame
       open
@@ -201,8 +203,8 @@ function WinnerFields({
   );
 }
 
-export function UpdateDialog({ step, source, test, onClose }: StepDialogProps) {
-  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose);
+export function UpdateDialog({ step, source, test, onClose, onDone }: StepDialogProps) {
+  const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose, onDone);
   const editable = variantsEditable(test.status);
 
   return (
