@@ -209,6 +209,7 @@ export class ConfigServer {
       base_config_id: target.id,
       applied_paths: applied.appliedPaths,
       applied_ranges: appliedRangesOf(parseConfig(yaml), applied.appliedPaths, body.operations),
+      merged_revisions: [],
       config: summaryOf(result),
       validation: result.validation,
       revision: result.revision,

@@ -1,0 +1,263 @@
+/**
+ * Whether an edit made on an older revision of a config can apply to its current revision:
+ * it can when none of its operations touches what the edits since touched (touches.ts), or
+ * when both wrote the same value there. Then its operations apply to the current config,
+ * their list positions moved to where the same items sit now; otherwise each field both
+ * changed is a conflict, with its value at the base revision, now, and after this edit.
+ */
+import type { Document } from 'yaml';
+import type { Operation } from '../../contract/operations';
+import type { EditConflict } from '../../contract/problem';
+import { deepEqual } from '../data';
+import { isArrayIndexToken, parsePointer, toPointer } from '../json-pointer';
+import { applyOperations } from '../operations/apply-operations';
+import {
+  dependsOnPositions,
+  idOf,
+  indexById,
+  listOf,
+  overlaps,
+  pointerIn,
+  positionalList,
+  touchesOf,
+  valueAt,
+  type MeaningKey,
+  type Touch,
+} from './touches';
+
+/** An edit stored since the base revision, oldest first. */
+export interface NewerEdit {
+  readonly revision: number;
+  /** Its author: an e-mail, else the API key's name. */
+  readonly by: string;
+  readonly at: string;
+  readonly operations: readonly Operation[];
+}
+
+export interface MergeInput {
+  /** This edit's operations, made on the config at the base revision. */
+  readonly mine: readonly Operation[];
+  readonly newer: readonly NewerEdit[];
+  /**
+   * The config at the base revision, rebuilt only when the judgment needs it (positions to
+   * read, or values of a field both touched); undefined when it cannot be rebuilt.
+   */
+  readonly base: () => Document | undefined;
+  /** The current config; not changed (copies are taken). */
+  readonly current: () => Document;
+}
+
+export type MergeJudgment =
+  | {
+      readonly kind: 'merge';
+      /** This edit's operations as they apply to the current config. */
+      readonly operations: readonly Operation[];
+      readonly mergedRevisions: readonly number[];
+    }
+  | { readonly kind: 'conflict'; readonly conflicts: readonly EditConflict[] }
+  | { readonly kind: 'base_unavailable' };
+
+interface TheirTouch extends Touch {
+  readonly edit: NewerEdit;
+}
+
+interface Candidate {
+  readonly key: MeaningKey;
+  sameValueMerges: boolean;
+  edit: NewerEdit;
+}
+
+export function judgeMerge(input: MergeInput): MergeJudgment {
+  const mergedRevisions = input.newer.map((edit) => edit.revision);
+  const needsPositions =
+    input.mine.some(dependsOnPositions) ||
+    input.newer.some((edit) => edit.operations.some(dependsOnPositions));
+  const base = lazy(input.base);
+  if (needsPositions && base() === undefined) return { kind: 'base_unavailable' };
+
+  const theirs = theirTouches(input.newer, needsPositions ? base() : undefined);
+  const mine = touchesOf(input.mine, needsPositions ? dataWalk(base(), input.mine) : noData);
+  const candidates = overlapping(mine, theirs);
+  if (candidates.length === 0) return merged(input, base, mergedRevisions);
+
+  const baseDocument = base();
+  if (baseDocument === undefined) return { kind: 'base_unavailable' };
+  const baseData = baseDocument.toJS() as unknown;
+  const currentData = input.current().toJS() as unknown;
+  const mineDocument = baseDocument.clone();
+  const mineData = applyOperations(mineDocument, input.mine).ok
+    ? (mineDocument.toJS() as unknown)
+    : undefined;
+  const conflicts: EditConflict[] = [];
+  for (const candidate of candidates) {
+    const now = valueAt(currentData, candidate.key);
+    const after = mineData === undefined ? { present: false } : valueAt(mineData, candidate.key);
+    const same =
+      candidate.sameValueMerges &&
+      mineData !== undefined &&
+      now.present === after.present &&
+      deepEqual(now.value, after.value);
+    if (same) continue;
+    const before = valueAt(baseData, candidate.key);
+    conflicts.push({
+      path:
+        pointerIn(currentData, candidate.key) ??
+        pointerIn(baseData, candidate.key) ??
+        (mineData === undefined ? undefined : pointerIn(mineData, candidate.key)) ??
+        toPointer(candidate.key),
+      ...(before.present ? { base: before.value } : {}),
+      ...(now.present ? { theirs: now.value } : {}),
+      ...(after.present ? { mine: after.value } : {}),
+      revision: candidate.edit.revision,
+      by: candidate.edit.by,
+      at: candidate.edit.at,
+    });
+  }
+  if (conflicts.length === 0) return merged(input, base, mergedRevisions);
+  return { kind: 'conflict', conflicts };
+}
+
+const noData = (): unknown => undefined;
+
+function lazy<T>(read: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = read();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/** Each newer edit's touches, read on the config it applied to (replayed from the base). */
+function theirTouches(newer: readonly NewerEdit[], base: Document | undefined): TheirTouch[] {
+  const document = base?.clone();
+  return newer.flatMap((edit) => {
+    const before = dataWalk(document, edit.operations);
+    const touches = touchesOf(edit.operations, before);
+    if (document) applyOperations(document, edit.operations);
+    return touches.map((touch) => ({ ...touch, edit }));
+  });
+}
+
+/**
+ * `before(i)`: the data of `document` after operations 0..i-1, applied one at a time on a
+ * copy (taken when first asked) as later indexes are asked for.
+ */
+function dataWalk(
+  document: Document | undefined,
+  operations: readonly Operation[],
+): (index: number) => unknown {
+  if (document === undefined) return noData;
+  let walked: Document | undefined;
+  let applied = 0;
+  let data: { readonly at: number; readonly value: unknown } | undefined;
+  return (index) => {
+    walked ??= document.clone();
+    while (applied < index) {
+      const operation = operations[applied];
+      if (operation) applyOperations(walked, [operation]);
+      applied++;
+    }
+    if (data?.at !== applied) data = { at: applied, value: walked.toJS() as unknown };
+    return data.value;
+  };
+}
+
+/** Keys both sides touched, as the more precise of the two; one candidate per key. */
+function overlapping(mine: readonly Touch[], theirs: readonly TheirTouch[]): Candidate[] {
+  const byKey = new Map<string, TheirTouch[]>();
+  const byPrefix = new Map<string, TheirTouch[]>();
+  for (const touch of theirs) {
+    push(byKey, toPointer(touch.key), touch);
+    for (let length = 0; length < touch.key.length; length++) {
+      push(byPrefix, toPointer(touch.key.slice(0, length)), touch);
+    }
+  }
+  const candidates = new Map<string, Candidate>();
+  for (const touch of mine) {
+    const matches = [...(byPrefix.get(toPointer(touch.key)) ?? [])];
+    for (let length = 0; length <= touch.key.length; length++) {
+      matches.push(...(byKey.get(toPointer(touch.key.slice(0, length))) ?? []));
+    }
+    for (const their of matches) {
+      if (!overlaps(touch.key, their.key)) continue;
+      const key = touch.key.length >= their.key.length ? touch.key : their.key;
+      const name = toPointer(key);
+      const sameValueMerges = touch.sameValueMerges && their.sameValueMerges;
+      const known = candidates.get(name);
+      if (!known) {
+        candidates.set(name, { key, sameValueMerges, edit: their.edit });
+        continue;
+      }
+      known.sameValueMerges &&= sameValueMerges;
+      if (their.edit.revision > known.edit.revision) known.edit = their.edit;
+    }
+  }
+  return [...candidates.values()];
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function merged(
+  input: MergeInput,
+  base: () => Document | undefined,
+  mergedRevisions: readonly number[],
+): MergeJudgment {
+  const operations = input.mine.some(dependsOnPositions)
+    ? rebased(input.mine, base(), input.current())
+    : input.mine;
+  return { kind: 'merge', operations, mergedRevisions };
+}
+
+/**
+ * Moves the list positions in `set` / `unset` pointers from the base config to the current
+ * one: `/apps/3/name` names the app that was fourth at the base, wherever it sits now.
+ */
+function rebased(
+  operations: readonly Operation[],
+  base: Document | undefined,
+  current: Document,
+): Operation[] {
+  const onBase = dataWalk(base, operations);
+  const result: Operation[] = [];
+  const onCurrent = dataWalk(current, result);
+  return operations.map((operation, index) => {
+    let moved = operation;
+    if ('set' in operation || 'unset' in operation) {
+      const [action, items] =
+        'set' in operation
+          ? (['set', operation.set] as const)
+          : (['unset', operation.unset] as const);
+      const from = onBase(index);
+      const to = onCurrent(index);
+      const paths = items.map((item) => movedPath(item.path, from, to));
+      moved = {
+        [action]: items.map((item, at) => ({ ...item, path: paths[at] })),
+      } as Operation;
+    }
+    result.push(moved);
+    return moved;
+  });
+}
+
+function movedPath(path: string, from: unknown, to: unknown): string {
+  const list = positionalList(path);
+  if (list === undefined) return path;
+  const [, position, ...rest] = parsePointer(path);
+  if (position === undefined || !isArrayIndexToken(position)) return path;
+  const before = listOf(from, list);
+  const after = listOf(to, list);
+  if (before === undefined || after === undefined) return path;
+  const index = Number(position);
+  if (index === before.length) return toPointer([list, after.length, ...rest]);
+  const id = idOf(before[index]);
+  const now = id === undefined ? -1 : indexById(to, list, id);
+  return now < 0 ? path : toPointer([list, now, ...rest]);
+}
