@@ -13,13 +13,13 @@ import { isArrayIndexToken, parsePointer, toPointer } from '../json-pointer';
 import { applyOperations } from '../operations/apply-operations';
 import {
   dependsOnPositions,
-  idOf,
   indexById,
   listOf,
   overlaps,
   pointerIn,
   positionalList,
   touchesOf,
+  uniqueIdAt,
   valueAt,
   type MeaningKey,
   type Touch,
@@ -62,7 +62,10 @@ interface TheirTouch extends Touch {
 }
 
 interface Candidate {
+  /** The more precise of the two keys: where the conflict is reported. */
   readonly key: MeaningKey;
+  /** The broader of the keys: the same value must be there on both sides for a merge. */
+  compared: MeaningKey;
   sameValueMerges: boolean;
   edit: NewerEdit;
 }
@@ -90,14 +93,14 @@ export function judgeMerge(input: MergeInput): MergeJudgment {
     : undefined;
   const conflicts: EditConflict[] = [];
   for (const candidate of candidates) {
+    if (candidate.sameValueMerges && mineData !== undefined) {
+      // Present on both sides: an item replaced by something without its id reads as absent.
+      const now = valueAt(currentData, candidate.compared);
+      const after = valueAt(mineData, candidate.compared);
+      if (now.present && after.present && deepEqual(now.value, after.value)) continue;
+    }
     const now = valueAt(currentData, candidate.key);
     const after = mineData === undefined ? { present: false } : valueAt(mineData, candidate.key);
-    const same =
-      candidate.sameValueMerges &&
-      mineData !== undefined &&
-      now.present === after.present &&
-      deepEqual(now.value, after.value);
-    if (same) continue;
     const before = valueAt(baseData, candidate.key);
     conflicts.push({
       path:
@@ -184,15 +187,17 @@ function overlapping(mine: readonly Touch[], theirs: readonly TheirTouch[]): Can
     }
     for (const their of matches) {
       if (!overlaps(touch.key, their.key)) continue;
-      const key = touch.key.length >= their.key.length ? touch.key : their.key;
+      const [compared, key] =
+        touch.key.length >= their.key.length ? [their.key, touch.key] : [touch.key, their.key];
       const name = toPointer(key);
       const sameValueMerges = touch.sameValueMerges && their.sameValueMerges;
       const known = candidates.get(name);
       if (!known) {
-        candidates.set(name, { key, sameValueMerges, edit: their.edit });
+        candidates.set(name, { key, compared, sameValueMerges, edit: their.edit });
         continue;
       }
       known.sameValueMerges &&= sameValueMerges;
+      if (compared.length < known.compared.length) known.compared = compared;
       if (their.edit.revision > known.edit.revision) known.edit = their.edit;
     }
   }
@@ -257,7 +262,8 @@ function movedPath(path: string, from: unknown, to: unknown): string {
   if (before === undefined || after === undefined) return path;
   const index = Number(position);
   if (index === before.length) return toPointer([list, after.length, ...rest]);
-  const id = idOf(before[index]);
+  // An item known only by its position touches the whole list: nothing newer moved it.
+  const id = uniqueIdAt(before, index);
   const now = id === undefined ? -1 : indexById(to, list, id);
   return now < 0 ? path : toPointer([list, now, ...rest]);
 }

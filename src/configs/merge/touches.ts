@@ -153,7 +153,7 @@ function pointerKeys(item: Item, before: DataBefore, isSet: boolean): MeaningKey
   if (index === items.length && isSet && rest.length === 0) {
     return newId === undefined ? whole : [[list, newId]];
   }
-  const id = idOf(items[index]);
+  const id = uniqueIdAt(items, index);
   if (id === undefined) return whole;
   const keys: MeaningKey[] = [[list, id, ...rest]];
   if (newId !== undefined && newId !== id) keys.push([list, newId]);
@@ -171,6 +171,16 @@ function safeTokens(path: string): string[] | undefined {
 export function listOf(data: unknown, list: string): readonly unknown[] | undefined {
   const value = isPlainObject(data) ? data[list] : undefined;
   return Array.isArray(value) ? value : undefined;
+}
+
+/**
+ * The id of the item at `index` when no other item holds it: an item without one, or one of
+ * several with the same id, is known only by its position.
+ */
+export function uniqueIdAt(items: readonly unknown[], index: number): string | undefined {
+  const id = idOf(items[index]);
+  if (id === undefined) return undefined;
+  return items.some((item, at) => at !== index && idOf(item) === id) ? undefined : id;
 }
 
 export function idOf(item: unknown): string | undefined {
