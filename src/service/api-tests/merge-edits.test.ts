@@ -119,6 +119,18 @@ describe('an edit on an older revision that touches something else', () => {
     expect((await draft()).data.apps).toEqual([
       expect.objectContaining({ id: 'ios-app', name: 'iOS shop' }),
     ]);
+    // The history keeps the operation as applied, so that replaying it rebuilds revision 3.
+    const [latest] = await ok(service, ben, 'getConfigHistory', { params: { id: draftId } });
+    expect(latest?.operations).toEqual([{ set: [{ path: '/apps/0/name', value: 'iOS shop' }] }]);
+    const later = await edit(service, ben, {
+      config_id: draftId,
+      operations: [{ update_app: [{ id: 'ios-app', name: 'Mine' }] }],
+      summary: 'On revision 2',
+      base_revision: 2,
+    });
+    expect(expectProblem(later, 409, 'edit_conflict').conflicts).toEqual([
+      expect.objectContaining({ path: '/apps/0/name', base: 'Shop for iOS', theirs: 'iOS shop' }),
+    ]);
   });
 
   it('applies as usual when the draft is still at base_revision', async () => {

@@ -319,6 +319,7 @@ interface ComputedEdit {
   readonly appliedPaths: string[];
   readonly appliedRanges: AppliedRange[];
   readonly mergedRevisions: readonly number[];
+  readonly movedOperations?: readonly Operation[];
 }
 
 /** The config an edit applies to: `config_id`, else the live config. */
@@ -349,7 +350,17 @@ function storeEdit(
 ): EditOutcome {
   const { resultId, label, at, yaml, report, appliedPaths } = computed;
   const entry = (action: HistoryRecord['action'], revision: number, summary: string | null) =>
-    history(principal, resultId, action, at, revision, summary, request.operations, appliedPaths);
+    history(
+      principal,
+      resultId,
+      action,
+      at,
+      revision,
+      summary,
+      // As applied: replaying the history rebuilds each revision, for later merges.
+      computed.movedOperations ?? request.operations,
+      appliedPaths,
+    );
   const result = (
     kind: ConfigKind,
     created: boolean,

@@ -48,6 +48,8 @@ export type EditTaskResult =
       readonly appliedPaths: string[];
       readonly appliedRanges: AppliedRange[];
       readonly mergedRevisions: readonly number[];
+      /** The operations as applied, when a merge moved their positions (history keeps these). */
+      readonly movedOperations?: readonly Operation[];
       /** Whether the config's parsed document was in the cache (else it was parsed). */
       readonly cacheHit: boolean;
     }
@@ -98,6 +100,7 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     appliedPaths: result.appliedPaths,
     appliedRanges: result.appliedRanges,
     mergedRevisions,
+    ...(operations === task.operations ? {} : { movedOperations: operations }),
     cacheHit: cached !== undefined,
   };
 }
