@@ -5,12 +5,13 @@
  * their list positions moved to where the same items sit now; otherwise each field both
  * changed is a conflict, with its value at the base revision, now, and after this edit.
  */
-import type { Document } from 'yaml';
+import { isMap, isSeq, type Document } from 'yaml';
 import type { Operation } from '../../contract/operations';
 import type { EditConflict } from '../../contract/problem';
 import { deepEqual } from '../data';
 import { isArrayIndexToken, parsePointer, toPointer } from '../json-pointer';
 import { applyOperations } from '../operations/apply-operations';
+import { findPair, resolveAlias, stringValue, type TreeNode } from '../yaml-tree';
 import {
   dependsOnPositions,
   indexById,
@@ -78,8 +79,8 @@ export function judgeMerge(input: MergeInput): MergeJudgment {
   const base = lazy(input.base);
   if (needsPositions && base() === undefined) return { kind: 'base_unavailable' };
 
-  const theirs = theirTouches(input.newer, needsPositions ? base() : undefined);
-  const mine = touchesOf(input.mine, needsPositions ? dataWalk(base(), input.mine) : noData);
+  const theirs = theirTouches(input.newer, needsPositions ? base()?.clone() : undefined);
+  const mine = touchesAlong(needsPositions ? base()?.clone() : undefined, input.mine);
   const candidates = overlapping(mine, theirs);
   if (candidates.length === 0) return merged(input, base, mergedRevisions);
 
@@ -134,39 +135,53 @@ function lazy<T>(read: () => T): () => T {
   };
 }
 
-/** Each newer edit's touches, read on the config it applied to (replayed from the base). */
-function theirTouches(newer: readonly NewerEdit[], base: Document | undefined): TheirTouch[] {
-  const document = base?.clone();
-  return newer.flatMap((edit) => {
-    const before = dataWalk(document, edit.operations);
-    const touches = touchesOf(edit.operations, before);
-    if (document) applyOperations(document, edit.operations);
-    return touches.map((touch) => ({ ...touch, edit }));
+/** Each newer edit's touches, read on the config it applied to (replayed on `document`). */
+function theirTouches(newer: readonly NewerEdit[], document: Document | undefined): TheirTouch[] {
+  return newer.flatMap((edit) =>
+    touchesAlong(document, edit.operations).map((touch) => ({ ...touch, edit })),
+  );
+}
+
+/**
+ * The touches of `operations`, each read on the config it applies to: `document` (a copy
+ * of the caller's, changed in place) when one is given, walked one operation at a time only
+ * when an operation depends on list positions.
+ */
+function touchesAlong(document: Document | undefined, operations: readonly Operation[]): Touch[] {
+  if (document === undefined || !operations.some(dependsOnPositions)) {
+    const touches = touchesOf(operations, noData);
+    if (document) applyOperations(document, operations);
+    return touches;
+  }
+  return operations.flatMap((operation) => {
+    const touches = touchesOf([operation], () => skeletonOf(document));
+    applyOperations(document, [operation]);
+    return touches;
   });
 }
 
 /**
- * `before(i)`: the data of `document` after operations 0..i-1, applied one at a time on a
- * copy (taken when first asked) as later indexes are asked for.
+ * What positions mean in a config, read without converting it whole: the id of each item
+ * of `apps` and `ab_tests` (the first `id` of a mapping, as operations read it), and each
+ * test's app.
  */
-function dataWalk(
-  document: Document | undefined,
-  operations: readonly Operation[],
-): (index: number) => unknown {
-  if (document === undefined) return noData;
-  let walked: Document | undefined;
-  let applied = 0;
-  let data: { readonly at: number; readonly value: unknown } | undefined;
-  return (index) => {
-    walked ??= document.clone();
-    while (applied < index) {
-      const operation = operations[applied];
-      if (operation) applyOperations(walked, [operation]);
-      applied++;
-    }
-    if (data?.at !== applied) data = { at: applied, value: walked.toJS() as unknown };
-    return data.value;
-  };
+function skeletonOf(document: Document): unknown {
+  const field = (node: TreeNode, key: string) =>
+    stringValue(resolveAlias(document, (findPair(node, key)?.value ?? null) as TreeNode));
+  const root = resolveAlias(document, document.contents as TreeNode);
+  const skeleton: Record<string, unknown> = {};
+  for (const list of ['apps', 'ab_tests']) {
+    const items = resolveAlias(document, (findPair(root, list)?.value ?? null) as TreeNode);
+    if (!isSeq(items)) continue;
+    skeleton[list] = items.items.map((raw) => {
+      const item = resolveAlias(document, raw as TreeNode);
+      if (!isMap(item)) return null;
+      const id = field(item, 'id');
+      const app = list === 'ab_tests' ? field(item, 'app') : undefined;
+      return { ...(id === undefined ? {} : { id }), ...(app === undefined ? {} : { app }) };
+    });
+  }
+  return skeleton;
 }
 
 /** Keys both sides touched, as the more precise of the two; one candidate per key. */
@@ -230,24 +245,23 @@ function rebased(
   base: Document | undefined,
   current: Document,
 ): Operation[] {
-  const onBase = dataWalk(base, operations);
-  const result: Operation[] = [];
-  const onCurrent = dataWalk(current, result);
-  return operations.map((operation, index) => {
+  const onBase = base?.clone();
+  const onCurrent = current.clone();
+  return operations.map((operation) => {
     let moved = operation;
-    if ('set' in operation || 'unset' in operation) {
+    if (onBase && dependsOnPositions(operation) && ('set' in operation || 'unset' in operation)) {
+      const from = skeletonOf(onBase);
+      const to = skeletonOf(onCurrent);
       const [action, items] =
         'set' in operation
           ? (['set', operation.set] as const)
           : (['unset', operation.unset] as const);
-      const from = onBase(index);
-      const to = onCurrent(index);
-      const paths = items.map((item) => movedPath(item.path, from, to));
       moved = {
-        [action]: items.map((item, at) => ({ ...item, path: paths[at] })),
+        [action]: items.map((item) => ({ ...item, path: movedPath(item.path, from, to) })),
       } as Operation;
     }
-    result.push(moved);
+    if (onBase) applyOperations(onBase, [operation]);
+    applyOperations(onCurrent, [moved]);
     return moved;
   });
 }
