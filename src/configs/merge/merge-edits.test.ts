@@ -23,7 +23,7 @@ function applied(document: Document, operations: readonly Operation[]) {
   return applyOperations(copy, operations).ok ? copy : undefined;
 }
 
-/** `mine`, made on `base`, judged against `theirs` (one newer edit) that made `current`. */
+/** `mine`, made on `base`, judged against `theirs` (newer edits) that made `current`. */
 function judge(
   base: Document,
   current: Document,
@@ -32,7 +32,13 @@ function judge(
 ): MergeJudgment {
   return judgeMerge({
     mine,
-    newer: [{ revision: 2, by: 'ana@example.com', at: AT, operations: theirs }],
+    // Their operations as one newer edit per operation (revisions 2, 3, ...).
+    newer: theirs.map((operation, index) => ({
+      revision: index + 2,
+      by: 'ana@example.com',
+      at: AT,
+      operations: [operation],
+    })),
     base: () => base.clone(),
     current: () => current,
   });
@@ -157,7 +163,7 @@ describe('judging a merge', () => {
           expectReallyTouchedByBoth(judgment.conflicts, base, current, mineOnBase, mine, theirs);
           return;
         }
-        expect(judgment.mergedRevisions).toEqual([2]);
+        expect(judgment.mergedRevisions).toEqual(theirs.map((_, index) => index + 2));
         // The same judgment the other way round merges too, and both orders agree.
         const reverse = judge(base, mineOnBase, theirs, mine);
         expect(reverse.kind).toBe('merge');
