@@ -253,6 +253,8 @@ describe('judging a merge', () => {
       ['ab_tests', 't', 'status'],
       ['ab_tests', 't', 'started_at'],
     ]);
+    // An action the judgment does not know touches everything, so it never merges unseen.
+    expect(keys([{ new_action: [{ id: 'a' }] } as unknown as Operation])).toEqual([[]]);
     expect(keys([{ promote_ab_test: [{ id: 't', variant: 'v' }] }])).toContainEqual([
       'apps',
       'a',

@@ -79,8 +79,8 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
       cache.put(task.configId, config);
       return judgment;
     }
-    // A merged edit applies its operations, with their list positions moved, to the current
-    // text; an operation that changes the text itself is rebased or written here too.
+    // From here on the edit is one made on the current config: its operations as the
+    // judgment rebased them (list positions moved to where the same items sit now).
     operations = judgment.operations;
     mergedRevisions = judgment.mergedRevisions;
   }
