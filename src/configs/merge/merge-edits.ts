@@ -71,16 +71,33 @@ interface Candidate {
   edit: NewerEdit;
 }
 
+/**
+ * Whether the judgment can do without the config at the base revision: no operation on
+ * either side depends on list positions, and nothing both sides touched needs its values
+ * compared. Cheap (operations only), so that a caller can skip reading what rebuilds it.
+ */
+export function judgedWithoutBase(
+  mine: readonly Operation[],
+  newer: readonly NewerEdit[],
+): boolean {
+  if (needsPositions(mine, newer)) return false;
+  return overlapping(touchesAlong(undefined, mine), theirTouches(newer, undefined)).length === 0;
+}
+
+function needsPositions(mine: readonly Operation[], newer: readonly NewerEdit[]): boolean {
+  return (
+    mine.some(dependsOnPositions) || newer.some((edit) => edit.operations.some(dependsOnPositions))
+  );
+}
+
 export function judgeMerge(input: MergeInput): MergeJudgment {
   const mergedRevisions = input.newer.map((edit) => edit.revision);
-  const needsPositions =
-    input.mine.some(dependsOnPositions) ||
-    input.newer.some((edit) => edit.operations.some(dependsOnPositions));
+  const positions = needsPositions(input.mine, input.newer);
   const base = lazy(input.base);
-  if (needsPositions && base() === undefined) return { kind: 'base_unavailable' };
+  if (positions && base() === undefined) return { kind: 'base_unavailable' };
 
-  const theirs = theirTouches(input.newer, needsPositions ? base()?.clone() : undefined);
-  const mine = touchesAlong(needsPositions ? base()?.clone() : undefined, input.mine);
+  const theirs = theirTouches(input.newer, positions ? base()?.clone() : undefined);
+  const mine = touchesAlong(positions ? base()?.clone() : undefined, input.mine);
   const candidates = overlapping(mine, theirs);
   if (candidates.length === 0) return merged(input, base, mergedRevisions);
 

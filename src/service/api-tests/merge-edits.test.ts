@@ -280,6 +280,15 @@ describe('If-Match and base_revision', () => {
 describe('base_revision values that cannot merge', () => {
   const rename = [{ update_app: [{ id: 'ios-app', name: 'iOS shop' }] }];
 
+  async function deleteHistoryOf(revision: number) {
+    const deleted = await service.rows(
+      'DELETE FROM history WHERE config_id = ? AND revision = ? RETURNING revision',
+      draftId,
+      revision,
+    );
+    expect(deleted).toHaveLength(1);
+  }
+
   it('refuses a revision below 1, or not a whole number, as a malformed request', async () => {
     for (const base_revision of [0, -1, 1.5]) {
       const response = await edit(service, ben, {
@@ -323,16 +332,27 @@ describe('base_revision values that cannot merge', () => {
     expectProblem(later, 400, 'invalid_request');
   });
 
-  it('refuses a base whose edits are no longer all kept', async () => {
+  it('refuses a base whose newer edits are no longer all kept', async () => {
     await anaEdits({ update_app: [{ id: 'checkout', name: 'Till' }] });
-    await service.rows(
-      'DELETE FROM history WHERE config_id = ? AND revision = 1 RETURNING revision',
-      draftId,
-    );
+    await deleteHistoryOf(2);
     const before = await draft();
     const problem = expectProblem(await benEdits(...rename), 409, 'conflict');
     expect(problem.detail).toContain('no longer all kept');
     expect(await draft()).toEqual(before);
+  });
+
+  it('needs the edits up to the base only to rebuild it, for the values of a conflict', async () => {
+    await anaEdits({ update_app: [{ id: 'checkout', name: 'Till' }] });
+    await deleteHistoryOf(1);
+    // Disjoint: judged on the newer edits alone.
+    expect((await benEdits(...rename)).statusCode).toBe(200);
+    const clash = await edit(service, ben, {
+      config_id: draftId,
+      operations: [{ update_app: [{ id: 'checkout', name: 'Cashier' }] }],
+      summary: 'x',
+      base_revision: 1,
+    });
+    expect(expectProblem(clash, 409, 'conflict').detail).toContain('no longer all kept');
   });
 
   it(`refuses a base more than ${MAX_MERGE_REVISIONS} revisions behind`, async () => {

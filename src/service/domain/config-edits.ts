@@ -9,6 +9,7 @@ import type {
   ConfigEditResult,
   ConfigKind,
 } from '../../contract/config-edit';
+import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
 import type { ConfigSummary } from '../../contract/configs';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import type { ValidationReport } from '../../contract/validation';
@@ -207,31 +208,47 @@ export class ConfigEdits {
         message: `base_revision ${base} is ${behind} revisions behind the config ${target.id}, more than the ${MAX_MERGE_REVISIONS} an edit is merged across: reload the config and make the edit again`,
       });
     }
-    const edits = (await this.store.historyAfter(accountId, target.id, 0)).filter(
-      (entry) => entry.action === 'edit',
-    );
-    const complete =
-      edits.length === target.revision && edits.every((entry, at) => entry.revision === at + 1);
-    if (!complete) {
-      throw refuseEdit({
-        kind: 'merge_out_of_reach',
-        message: `The edits of the config ${target.id} since base_revision ${base} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
-      });
+    const newer = await this.editsAfter(accountId, target, base);
+    if (judgedWithoutBase(request.operations, newer)) {
+      return { newer, copiedFrom: undefined, earlier: [] };
     }
+    // The base is rebuilt in the worker: the text the draft was copied from, and its edits.
+    const earlier = await this.editsAfter(accountId, target, 0);
     const copiedFrom =
       target.base_config_id === null
         ? undefined
         : await this.store.getConfig(accountId, target.base_config_id);
     return {
+      newer,
       copiedFrom: copiedFrom?.yaml,
-      earlier: edits.slice(0, base).map((entry) => entry.operations),
-      newer: edits.slice(base).map((entry) => ({
-        revision: entry.revision,
-        by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
-        at: entry.at,
-        operations: entry.operations,
-      })),
+      earlier: earlier.slice(0, base).map((edit) => edit.operations),
     };
+  }
+
+  /** The edits of a draft after `revision`, refused unless the history holds every one. */
+  private async editsAfter(
+    accountId: string,
+    target: ConfigRecordRow,
+    revision: number,
+  ): Promise<NewerEdit[]> {
+    const edits = (await this.store.historyAfter(accountId, target.id, revision)).filter(
+      (entry) => entry.action === 'edit',
+    );
+    const complete =
+      edits.length === target.revision - revision &&
+      edits.every((entry, at) => entry.revision === revision + at + 1);
+    if (!complete) {
+      throw refuseEdit({
+        kind: 'merge_out_of_reach',
+        message: `The edits of the config ${target.id} since revision ${revision} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
+      });
+    }
+    return edits.map((entry) => ({
+      revision: entry.revision,
+      by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
+      at: entry.at,
+      operations: entry.operations,
+    }));
   }
 
   /**
