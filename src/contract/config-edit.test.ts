@@ -50,6 +50,7 @@ describe('the request and result shapes', () => {
     base_config_id: 'cfg_live',
     applied_paths: ['/apps/0'],
     applied_ranges: [{ path: '/apps/0', line: 2, column: 5, length: 40 }],
+    merged_revisions: [],
     config: {
       id: 'cfg_draft',
       kind: 'draft',
@@ -65,6 +66,19 @@ describe('the request and result shapes', () => {
     },
     validation: { valid: true, error_count: 0, warning_count: 0, issues: [] },
   };
+
+  it('takes base_revision as a whole number from 1, and says which revisions an edit merged with', () => {
+    const body = { operations: [operations.deleteApp('a')], summary: 'Tidy', base_revision: 3 };
+    expect(configEditRequestSchema.parse(body)).toEqual(body);
+    expect(refusedPaths({ ...body, base_revision: 0 })).toEqual(['/base_revision']);
+    expect(refusedPaths({ ...body, base_revision: 1.5 })).toEqual(['/base_revision']);
+    expect(refusedPaths({ ...body, base_revision: '3' })).toEqual(['/base_revision']);
+    expect(configEditResultSchema.parse({ ...result, merged_revisions: [4, 5] })).toMatchObject({
+      merged_revisions: [4, 5],
+    });
+    const { merged_revisions: _merged, ...withoutMerged } = result;
+    expect(configEditResultSchema.safeParse(withoutMerged).success).toBe(false);
+  });
 
   it('parses an edit result of kind draft, with a bare validation report', () => {
     expect(configEditResultSchema.parse(result)).toEqual(result);

@@ -32,6 +32,10 @@ const requestShape = z.object({
     z.optional(z.string().check(z.maxLength(MAX_SUMMARY_LENGTH))),
     'Draft name or edit summary. Required for ordinary draft edits; optional for A/B test operations, where it labels the version.',
   ),
+  base_revision: described(
+    z.optional(wholeNumber(1)),
+    "The target's revision the operations were made on. When the config has moved on, the operations apply to its current revision unless they touch what the edits since touched (409 edit_conflict). Not together with If-Match.",
+  ),
 });
 
 export const configEditRequestSchema = requestShape
@@ -126,6 +130,10 @@ export const configEditResultSchema = z
     revision: described(
       z.optional(wholeNumber(1)),
       "The config's revision after the edit (also the ETag)",
+    ),
+    merged_revisions: described(
+      z.array(wholeNumber(1)),
+      'The revisions made since base_revision that this edit was merged with, oldest first; empty when nothing had to merge',
     ),
   })
   .register(z.globalRegistry, { id: 'ConfigEditResult' });

@@ -2,7 +2,8 @@
  * Error bodies: RFC 9457 problem details, sent as `application/problem+json` with every
  * non-2xx response (docs/api.md, Errors).
  */
-import { described, z } from './zod';
+import { described, wholeNumber, z } from './zod';
+import { timestampSchema } from './timestamp';
 import { validationReportSchema } from './validation';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -22,6 +23,7 @@ export const PROBLEM_CODES = {
   request_timeout: { status: 408, title: 'The request took too long to arrive' },
   conflict: { status: 409, title: 'The operation cannot apply now' },
   invalid_config: { status: 409, title: 'The result would not be a valid config' },
+  edit_conflict: { status: 409, title: 'The edit touches what a newer edit changed' },
   config_too_large: { status: 409, title: 'The resulting config would be too large' },
   precondition_failed: { status: 412, title: 'The config has changed' },
   payload_too_large: { status: 413, title: 'The body is too large' },
@@ -68,6 +70,26 @@ export const problemFieldErrorSchema = z
   })
   .register(z.globalRegistry, { id: 'ProblemFieldError' });
 
+/** One field that an edit and a newer edit both changed (409 edit_conflict). */
+export const editConflictSchema = z
+  .object({
+    path: described(z.string(), 'JSON Pointer into the config data, e.g. /apps/2/settings/theme'),
+    base: described(
+      z.optional(z.unknown()),
+      'The value at base_revision; absent when there was none',
+    ),
+    theirs: described(z.optional(z.unknown()), 'The current value; absent when there is none'),
+    mine: described(
+      z.optional(z.unknown()),
+      "The value this edit's operations give it on base_revision; absent when they remove it",
+    ),
+    revision: described(wholeNumber(1), 'The revision of the newer edit that changed it last'),
+    by: described(z.string(), "That edit's author: an e-mail, else the API key's name"),
+    at: described(timestampSchema(), 'When that edit was made'),
+  })
+  .register(z.globalRegistry, { id: 'EditConflict' });
+export type EditConflict = z.infer<typeof editConflictSchema>;
+
 export const problemSchema = z
   .object({
     type: described(z.string(), 'URI of the problem type, e.g. urn:provisioning:problem:not_found'),
@@ -86,6 +108,10 @@ export const problemSchema = z
       z.optional(validationReportSchema),
       'The validation report that made a publish or lifecycle step fail',
     ),
+    conflicts: described(
+      z.optional(z.array(editConflictSchema)),
+      'For edit_conflict: each field both edits changed',
+    ),
   })
   .register(z.globalRegistry, { id: 'Problem', description: 'RFC 9457 problem details.' });
 
@@ -96,7 +122,7 @@ export type Problem = z.infer<typeof problemSchema>;
 export function problemOf(
   code: ProblemCode,
   detail: string,
-  extra: Pick<Problem, 'errors' | 'validation'> = {},
+  extra: Pick<Problem, 'errors' | 'validation' | 'conflicts'> = {},
 ): Problem {
   const { status, title } = PROBLEM_CODES[code];
   return { type: problemTypeUri(code), title, status, detail, code, ...extra };

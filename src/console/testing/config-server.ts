@@ -210,6 +210,7 @@ export class ConfigServer {
       base_config_id: target.id,
       applied_paths: applied.appliedPaths,
       applied_ranges: applied.appliedRanges,
+      merged_revisions: [],
       config: summaryOf(result),
       validation: result.validation,
       revision: result.revision,

@@ -9,12 +9,18 @@ import type {
   ConfigEditResult,
   ConfigKind,
 } from '../../contract/config-edit';
+import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
 import type { ConfigSummary } from '../../contract/configs';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import type { ValidationReport } from '../../contract/validation';
 import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
-import { runEditTask, type EditTask, type EditTaskResult } from '../edit-work/edit-task';
+import {
+  runEditTask,
+  type EditTask,
+  type EditTaskResult,
+  type MergeTask,
+} from '../edit-work/edit-task';
 import { newId } from '../ids';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
@@ -28,6 +34,12 @@ import { OneAtATime } from './one-at-a-time';
  * attempt holds the account's lock while it computes, so it cannot be stale.
  */
 const MAX_EDIT_ATTEMPTS = 4;
+
+/**
+ * How far behind base_revision may be: each newer edit is judged against this one, and the
+ * base may have to be rebuilt by replaying the draft's edits.
+ */
+export const MAX_MERGE_REVISIONS = 1_000;
 
 export interface EditOutcome {
   readonly result: ConfigEditResult;
@@ -63,15 +75,24 @@ export class ConfigEdits {
     expected?: ExpectedTarget,
   ): Promise<EditOutcome> {
     const accountId = principal.account.id;
+    if (expected !== undefined && request.base_revision !== undefined) {
+      throw refuseEdit({
+        kind: 'bad_base_revision',
+        message:
+          'Send If-Match or base_revision, not both: If-Match refuses the edit on any change, base_revision merges it with the edits since',
+      });
+    }
     const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
     return this.oneAtATime.run(request.config_id ?? `live of ${accountId}`, async () => {
       for (let attempt = 1; attempt <= MAX_EDIT_ATTEMPTS; attempt++) {
         if (attempt === MAX_EDIT_ATTEMPTS && !this.store.changeConfigsWhileLocked) {
           // Another process on the SQLite file won every race so far: compute this once in
-          // the write transaction, on this thread, so that it cannot lose again.
+          // the write transaction, on this thread, so that it cannot lose again. What a merge
+          // needs is read first; if the config moves on meanwhile, the merge is refused.
+          const planned = await this.plannedMerge(accountId, request);
           return this.store.changeConfigs(accountId, reads, (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const prepared = this.editTask(request, target, expected);
+            const prepared = this.editTask(request, target, expected, planned.mergeFor(target));
             const computed = computedEdit(
               prepared,
               runEditTask(new DocumentCache(0), prepared.task),
@@ -82,7 +103,8 @@ export class ConfigEdits {
         if (attempt > 1 && this.store.changeConfigsWhileLocked) {
           return this.store.changeConfigsWhileLocked(accountId, reads, async (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const computed = await this.compute(principal, request, target, expected);
+            const merge = await this.mergeTask(accountId, request, target);
+            const computed = await this.compute(principal, request, target, expected, merge);
             return storeEdit(tx, principal, request, target, computed);
           });
         }
@@ -90,7 +112,8 @@ export class ConfigEdits {
         const targetId = request.config_id ?? liveId;
         const row = targetId && (await this.store.getConfig(accountId, targetId));
         const target = editTarget(request, liveId, () => row || undefined);
-        const computed = await this.compute(principal, request, target, expected);
+        const merge = await this.mergeTask(accountId, request, target);
+        const computed = await this.compute(principal, request, target, expected, merge);
         const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
           const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
           if (current.id !== target.id || current.revision !== target.revision) return 'stale';
@@ -108,8 +131,9 @@ export class ConfigEdits {
     request: ConfigEditRequest,
     target: ConfigRecordRow,
     expected: ExpectedTarget | undefined,
+    merge: MergeTask | undefined,
   ): Promise<ComputedEdit> {
-    const task = this.editTask(request, target, expected);
+    const task = this.editTask(request, target, expected, merge);
     return computedEdit(task, await this.edits.run(principal.account.id, task.task));
   }
 
@@ -118,6 +142,7 @@ export class ConfigEdits {
     request: ConfigEditRequest,
     target: ConfigRecordRow,
     expected: ExpectedTarget | undefined,
+    merge: MergeTask | undefined,
   ): PreparedEdit {
     if (expected !== undefined && expected.id !== undefined && expected.id !== target.id) {
       throw refuseEdit({
@@ -152,6 +177,100 @@ export class ConfigEdits {
         now,
         resultId,
         source: { type: lifecycle ? 'published' : 'draft', name: label },
+        ...(merge ? { merge } : {}),
+      },
+    };
+  }
+
+  /**
+   * What judging a merge needs when base_revision is older than the target's revision: the
+   * edits since, and what rebuilds the base (the text the draft was copied from and its
+   * edits up to the base). A published config never changes, so it is always at its
+   * revision and nothing merges there.
+   */
+  private async mergeTask(
+    accountId: string,
+    request: ConfigEditRequest,
+    target: ConfigRecordRow,
+  ): Promise<MergeTask | undefined> {
+    const base = request.base_revision;
+    if (base === undefined || base === target.revision) return undefined;
+    if (base > target.revision) {
+      throw refuseEdit({
+        kind: 'bad_base_revision',
+        message: `The config ${target.id} is at revision ${target.revision}: base_revision ${base} is not one of its revisions`,
+      });
+    }
+    const behind = target.revision - base;
+    if (behind > MAX_MERGE_REVISIONS) {
+      throw refuseEdit({
+        kind: 'merge_out_of_reach',
+        message: `base_revision ${base} is ${behind} revisions behind the config ${target.id}, more than the ${MAX_MERGE_REVISIONS} an edit is merged across: reload the config and make the edit again`,
+      });
+    }
+    const newer = await this.editsAfter(accountId, target, base);
+    if (judgedWithoutBase(request.operations, newer)) {
+      return { newer, copiedFrom: undefined, earlier: [] };
+    }
+    // The base is rebuilt in the worker: the text the draft was copied from, and its edits.
+    const earlier = await this.editsAfter(accountId, target, 0);
+    const copiedFrom =
+      target.base_config_id === null
+        ? undefined
+        : await this.store.getConfig(accountId, target.base_config_id);
+    return {
+      newer,
+      copiedFrom: copiedFrom?.yaml,
+      earlier: earlier.slice(0, base).map((edit) => edit.operations),
+    };
+  }
+
+  /** The edits of a draft after `revision`, refused unless the history holds every one. */
+  private async editsAfter(
+    accountId: string,
+    target: ConfigRecordRow,
+    revision: number,
+  ): Promise<NewerEdit[]> {
+    const edits = (await this.store.historyAfter(accountId, target.id, revision)).filter(
+      (entry) => entry.action === 'edit',
+    );
+    const complete =
+      edits.length === target.revision - revision &&
+      edits.every((entry, at) => entry.revision === revision + at + 1);
+    if (!complete) {
+      throw refuseEdit({
+        kind: 'merge_out_of_reach',
+        message: `The edits of the config ${target.id} since revision ${revision} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
+      });
+    }
+    return edits.map((entry) => ({
+      revision: entry.revision,
+      by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
+      at: entry.at,
+      operations: entry.operations,
+    }));
+  }
+
+  /**
+   * The merge of an edit read before its unit of work: usable for the target as it was read
+   * then, refused if the config moved on before the unit of work began.
+   */
+  private async plannedMerge(
+    accountId: string,
+    request: ConfigEditRequest,
+  ): Promise<{ mergeFor(target: ConfigRecordRow): MergeTask | undefined }> {
+    if (request.base_revision === undefined) return { mergeFor: () => undefined };
+    const id = request.config_id ?? (await this.store.getLiveId(accountId));
+    const read = id === undefined ? undefined : await this.store.getConfig(accountId, id);
+    const merge = read && (await this.mergeTask(accountId, request, read));
+    return {
+      mergeFor: (target) => {
+        if (request.base_revision === target.revision) return undefined;
+        if (read?.id === target.id && read.revision === target.revision) return merge;
+        throw refuseEdit({
+          kind: 'merge_out_of_reach',
+          message: `The config ${target.id} changed again while this edit was being merged: send it again`,
+        });
       },
     };
   }
@@ -166,6 +285,25 @@ interface PreparedEdit {
 
 /** The edit pool's answer as what is stored, or why nothing is. */
 function computedEdit(prepared: PreparedEdit, result: EditTaskResult): ComputedEdit {
+  if (result.kind === 'conflict') {
+    const paths = result.conflicts.map((conflict) => conflict.path);
+    const fields =
+      paths.length > 5
+        ? `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`
+        : paths.join(', ');
+    const revisions = [...new Set(result.conflicts.map((conflict) => conflict.revision))];
+    throw refuseEdit({
+      kind: 'edit_conflict',
+      message: `The edit changes what revision${revisions.length === 1 ? '' : 's'} ${revisions.join(', ')} changed since: ${fields}`,
+      conflicts: result.conflicts,
+    });
+  }
+  if (result.kind === 'base_unavailable') {
+    throw refuseEdit({
+      kind: 'merge_out_of_reach',
+      message: `The config ${prepared.task.configId} cannot be rebuilt as it was at base_revision, so this edit cannot be merged: reload the config and make the edit again`,
+    });
+  }
   if (result.kind === 'refused') {
     throw refuseEdit({ kind: 'operation_refused', refusal: result.refusal });
   }
@@ -197,6 +335,8 @@ interface ComputedEdit {
   readonly report: ValidationReport;
   readonly appliedPaths: string[];
   readonly appliedRanges: AppliedRange[];
+  readonly mergedRevisions: readonly number[];
+  readonly movedOperations?: readonly Operation[];
 }
 
 /** The config an edit applies to: `config_id`, else the live config. */
@@ -227,7 +367,17 @@ function storeEdit(
 ): EditOutcome {
   const { resultId, label, at, yaml, report, appliedPaths } = computed;
   const entry = (action: HistoryRecord['action'], revision: number, summary: string | null) =>
-    history(principal, resultId, action, at, revision, summary, request.operations, appliedPaths);
+    history(
+      principal,
+      resultId,
+      action,
+      at,
+      revision,
+      summary,
+      // As applied: replaying the history rebuilds each revision, for later merges.
+      computed.movedOperations ?? request.operations,
+      appliedPaths,
+    );
   const result = (
     kind: ConfigKind,
     created: boolean,
@@ -294,6 +444,7 @@ function editResult(
     base_config_id: baseId,
     applied_paths: computed.appliedPaths,
     applied_ranges: computed.appliedRanges,
+    merged_revisions: [...computed.mergedRevisions],
     config,
     validation: computed.report,
   };

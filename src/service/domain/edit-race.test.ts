@@ -72,3 +72,57 @@ it('computes an edit again when another process stored a change while it was com
     await otherProcess.close();
   }
 });
+
+it('merges an edit again with what another process stored while it was merged', async () => {
+  const admin = service.adminKey;
+  const accountId = service.account.account_id;
+  const draft = await editOk(service, admin, {
+    operations: [CREATE_APP('first')],
+    summary: 'First',
+  });
+  await editOk(service, admin, {
+    config_id: draft.id,
+    operations: [{ update_app: [{ id: 'first', enabled: false }] }],
+    summary: 'Revision 2',
+  });
+  const otherProcess = new SqliteStore(openDatabase(service.dataDir));
+  try {
+    pool.beforeNextEdit = () => {
+      void otherProcess.changeConfigs(accountId, { ids: [draft.id] }, (tx) => {
+        const row = tx.get(draft.id);
+        if (!row) throw new Error('the draft is missing');
+        tx.update(draft.id, {
+          ...row,
+          yaml: row.yaml.replace('name: Checkout', 'name: Till'),
+          revision: 3,
+        });
+        tx.addHistory({
+          account_id: accountId,
+          config_id: draft.id,
+          action: 'edit',
+          at: new Date().toISOString(),
+          revision: 3,
+          summary: 'From the other process',
+          api_key_id: null,
+          api_key_name: 'operator',
+          actor_email: null,
+          operations: [{ update_app: [{ id: 'checkout', name: 'Till' }] }],
+          applied_paths: ['/apps/0/name'],
+        });
+      });
+    };
+    const merged = await editOk(service, admin, {
+      config_id: draft.id,
+      operations: [{ update_app: [{ id: 'ios-app', name: 'iOS shop' }] }],
+      summary: 'On revision 1',
+      base_revision: 1,
+    });
+    expect(pool.beforeNextEdit).toBeUndefined();
+    expect(merged).toMatchObject({ merged_revisions: [2, 3], revision: 4 });
+    const apps = dataOf(merged.validation.yaml ?? '').apps;
+    expect(apps?.find((app) => app.id === 'checkout')?.name).toBe('Till');
+    expect(apps?.find((app) => app.id === 'ios-app')?.name).toBe('iOS shop');
+  } finally {
+    await otherProcess.close();
+  }
+});

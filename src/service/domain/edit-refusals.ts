@@ -3,6 +3,7 @@
  * (plugins/refusal-problems.ts), so that what the edit means stays apart from how it is sent.
  */
 import type { OperationRefusal } from '../../configs/operations/refusal';
+import type { EditConflict } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 
 export type EditRefusal =
@@ -12,6 +13,16 @@ export type EditRefusal =
   | { readonly kind: 'target_not_found'; readonly message: string }
   /** The config changed since the caller read it (another id went live, or a new revision). */
   | { readonly kind: 'target_changed'; readonly message: string }
+  /** base_revision cannot name a revision to merge from (or came with If-Match). */
+  | { readonly kind: 'bad_base_revision'; readonly message: string }
+  /** The edits since base_revision are too many, or the base can no longer be rebuilt. */
+  | { readonly kind: 'merge_out_of_reach'; readonly message: string }
+  /** The edit touches what the edits since base_revision touched. */
+  | {
+      readonly kind: 'edit_conflict';
+      readonly message: string;
+      readonly conflicts: readonly EditConflict[];
+    }
   /** The edited text would be larger than a config may be. */
   | { readonly kind: 'too_large'; readonly message: string }
   /** A lifecycle step would make the live config invalid. */

@@ -3,13 +3,17 @@
  * in a worker thread (edit-pool.ts) and the service's event loop stays free. The caller
  * decides what to store; nothing here touches the database.
  */
+import type { Document } from 'yaml';
 import type { AppliedRange } from '../../contract/config-edit';
 import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
 import type { ValidationReport, ValidationSource } from '../../contract/validation';
 import { applyEdit } from '../../configs/edit';
+import { judgeMerge, type NewerEdit } from '../../configs/merge/merge-edits';
+import { applyOperations } from '../../configs/operations/apply-operations';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig } from '../../configs/parse';
+import type { EditConflict } from '../../contract/problem';
 import { estimatedBytes, type DocumentCache } from './document-cache';
 
 export interface EditTask {
@@ -21,6 +25,19 @@ export interface EditTask {
   /** The config the result will be stored as (the same draft, or a new one), for the cache. */
   readonly resultId: string;
   readonly source: ValidationSource;
+  /** Present when the operations were made on an older revision of the config. */
+  readonly merge?: MergeTask;
+}
+
+/**
+ * What a merge is judged from. Older texts of a draft are not stored: its text at the base
+ * revision is rebuilt, when the judgment needs it, from the text it was copied from and the
+ * operations of its revisions up to the base.
+ */
+export interface MergeTask {
+  readonly newer: readonly NewerEdit[];
+  readonly copiedFrom: string | undefined;
+  readonly earlier: readonly (readonly Operation[])[];
 }
 
 export type EditTaskResult =
@@ -30,11 +47,16 @@ export type EditTaskResult =
       readonly report: ValidationReport;
       readonly appliedPaths: string[];
       readonly appliedRanges: AppliedRange[];
+      readonly mergedRevisions: readonly number[];
+      /** The operations as applied, when a merge moved their positions (history keeps these). */
+      readonly movedOperations?: readonly Operation[];
       /** Whether the config's parsed document was in the cache (else it was parsed). */
       readonly cacheHit: boolean;
     }
   | { readonly kind: 'refused'; readonly refusal: OperationRefusal }
-  | { readonly kind: 'too_large'; readonly limitBytes: number };
+  | { readonly kind: 'too_large'; readonly limitBytes: number }
+  | { readonly kind: 'conflict'; readonly conflicts: readonly EditConflict[] }
+  | { readonly kind: 'base_unavailable' };
 
 const fitsInAConfig = (text: string) => Buffer.byteLength(text) <= MAX_CONFIG_YAML_BYTES;
 
@@ -42,7 +64,27 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
   const cached = cache.take(task.configId, task.text);
   if (!cached) cache.makeRoom(estimatedBytes(task.text));
   const config = cached ?? { parsed: parseConfig(task.text) };
-  const result = applyEdit(config, task.operations, {
+  let operations = task.operations;
+  let mergedRevisions: readonly number[] = [];
+  if (task.merge) {
+    const merge = task.merge;
+    const judgment = judgeMerge({
+      mine: task.operations,
+      newer: merge.newer,
+      base: () => rebuiltBase(merge),
+      current: () => config.parsed.document,
+    });
+    if (judgment.kind !== 'merge') {
+      // Nothing changed the current document: it stays ready for the next edit.
+      cache.put(task.configId, config);
+      return judgment;
+    }
+    // From here on the edit is one made on the current config: its operations as the
+    // judgment rebased them (list positions moved to where the same items sit now).
+    operations = judgment.operations;
+    mergedRevisions = judgment.mergedRevisions;
+  }
+  const result = applyEdit(config, operations, {
     now: task.now,
     source: task.source,
     textFits: fitsInAConfig,
@@ -57,6 +99,18 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     report: result.report,
     appliedPaths: result.appliedPaths,
     appliedRanges: result.appliedRanges,
+    mergedRevisions,
+    ...(operations === task.operations ? {} : { movedOperations: operations }),
     cacheHit: cached !== undefined,
   };
+}
+
+/** The config at the base revision: the text it was copied from, with its edits replayed. */
+function rebuiltBase(merge: MergeTask): Document | undefined {
+  if (merge.copiedFrom === undefined) return undefined;
+  const { document } = parseConfig(merge.copiedFrom);
+  for (const operations of merge.earlier) {
+    if (!applyOperations(document, operations).ok) return undefined;
+  }
+  return document;
 }

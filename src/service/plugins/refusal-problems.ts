@@ -56,6 +56,14 @@ function editRefusalProblem(refusal: EditRefusal): Problem {
       return problemOf('not_found', refusal.message);
     case 'target_changed':
       return problemOf('precondition_failed', refusal.message);
+    case 'bad_base_revision':
+      return problemOf('invalid_request', refusal.message, {
+        errors: [{ path: '/base_revision', message: refusal.message }],
+      });
+    case 'merge_out_of_reach':
+      return problemOf('conflict', refusal.message);
+    case 'edit_conflict':
+      return problemOf('edit_conflict', refusal.message, { conflicts: [...refusal.conflicts] });
     case 'too_large':
       return problemOf('config_too_large', refusal.message);
     case 'live_would_be_invalid':

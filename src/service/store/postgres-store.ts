@@ -339,6 +339,18 @@ export class PostgresStore implements Store {
     return rows.map(toHistory);
   }
 
+  async historyAfter(
+    accountId: string,
+    configId: string,
+    revision: number,
+  ): Promise<HistoryRecord[]> {
+    const rows = await this.query(
+      'SELECT * FROM history WHERE account_id = $1 AND config_id = $2 AND revision > $3 ORDER BY seq',
+      [accountId, configId, revision],
+    );
+    return rows.map(toHistory);
+  }
+
   changeConfigs<T>(
     accountId: string,
     reads: ConfigReads,

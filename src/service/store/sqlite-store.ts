@@ -108,6 +108,9 @@ export class SqliteStore implements Store {
       historyOf: db.prepare(
         'SELECT * FROM history WHERE account_id = ? AND config_id = ? ORDER BY seq DESC',
       ),
+      historyAfter: db.prepare(
+        'SELECT * FROM history WHERE account_id = ? AND config_id = ? AND revision > ? ORDER BY seq',
+      ),
       // Moves on another connection's commit (the command line's); this connection's own
       // writes are counted in `ownWrites` instead of a second query (total_changes()).
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -270,6 +273,15 @@ export class SqliteStore implements Store {
       id = row.base_config_id;
     }
     return entries;
+  }
+
+  async historyAfter(
+    accountId: string,
+    configId: string,
+    revision: number,
+  ): Promise<HistoryRecord[]> {
+    const rows = this.statements.historyAfter.all(accountId, configId, revision) as Row[];
+    return rows.map(toHistory);
   }
 
   async changeConfigs<T>(

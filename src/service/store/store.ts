@@ -105,6 +105,8 @@ export interface Store {
   getLiveId(accountId: string): Promise<string | undefined>;
   /** History of a config and the configs it was copied from, newest first. */
   history(accountId: string, configId: string): Promise<HistoryRecord[]>;
+  /** The entries of this config alone (not those it was copied from) after `revision`, oldest first. */
+  historyAfter(accountId: string, configId: string, revision: number): Promise<HistoryRecord[]>;
   changeConfigs<T>(
     accountId: string,
     reads: ConfigReads,

@@ -131,6 +131,7 @@ export interface EditBody {
   readonly operations: readonly (Operation | Record<string, unknown>)[];
   readonly config_id?: string;
   readonly summary?: string;
+  readonly base_revision?: number;
 }
 
 /** `POST /config/edit`, the raw response. */
