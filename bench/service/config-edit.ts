@@ -7,6 +7,8 @@
  * after a restart of the service, when nothing is cached.
  */
 import { parseConfig, stringifyConfig, validateParsedConfig } from '../../src/configs';
+import { textChangesBetween } from '../../src/configs/text-edit';
+import { operations, type Operation } from '../../src/contract/operations';
 import { largeConfigText } from '../../src/configs/testing/large-config';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
 import { benchDataDir, seedAccounts, type SeededAccount } from '../lib/seed';
@@ -30,11 +32,16 @@ async function postEdit(
   account: SeededAccount,
   configId: string | undefined,
   run: number,
+  typedText?: (saved: string, name: string) => Operation,
 ): Promise<{ id: string; ms: number }> {
+  const name = `Bench name ${run}`;
+  const operations: Operation[] = [{ update_app: [{ id: 'app-5', name }] }];
+  if (typedText && configId)
+    operations.push(typedText(await savedText(url, account, configId), name));
   const body = JSON.stringify({
     ...(configId ? { config_id: configId } : {}),
     summary: `Bench edit ${run}`,
-    operations: [{ update_app: [{ id: 'app-5', name: `Bench name ${run}` }] }],
+    operations,
   });
   // A turn of I/O first: after a baseline that held this process for seconds, fetch would
   // otherwise reuse a kept-alive connection the service has closed meanwhile.
@@ -51,6 +58,26 @@ async function postEdit(
     throw new Error(`POST /config/edit answered ${response.status}: ${JSON.stringify(result)}`);
   }
   return { id: result.id, ms };
+}
+
+async function savedText(url: string, account: SeededAccount, id: string): Promise<string> {
+  const response = await fetch(`${url}/api/v1/configs/${id}`, {
+    headers: { authorization: `Bearer ${account.adminKey}` },
+  });
+  const record = (await response.json()) as { yaml?: string };
+  if (!response.ok || typeof record.yaml !== 'string') {
+    throw new Error(`GET /configs/${id} answered ${response.status}`);
+  }
+  return record.yaml;
+}
+
+/** The rename typed as a person would: quoted, with a comment above it (`edit_text`). */
+function typedRename(saved: string, name: string): Operation {
+  const typed = saved.replace(
+    /( {2}- id: app-5\n)(?: {4}# .*\n)? {4}name: .*\n/,
+    (_line, head: string) => `${head}    # renamed in the bench\n    name: "${name}"\n`,
+  );
+  return operations.editText(...textChangesBetween(saved, typed));
 }
 
 /**
@@ -94,6 +121,15 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
         baselines.push(baselineMs(text));
         edits.push((await postEdit(service.url, account, draftId, run + 3)).ms);
       }
+      // As the console saves: the operations and the text as typed.
+      const typedEdits: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        baselines.push(baselineMs(text));
+        const number = runs + 3 + run;
+        typedEdits.push((await postEdit(service.url, account, draftId, number, typedRename)).ms);
+      }
+      // The next plain edit writes the typed text afresh once; not part of the figures.
+      await postEdit(service.url, account, draftId, 2 * runs + 3);
       // Cold: the first edit after a restart, when nothing is cached.
       const colds: number[] = [];
       for (let run = 0; run < coldRuns; run++) {
@@ -101,9 +137,10 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
         service = await startService(dataDir);
         await settle(service.url);
         baselines.push(baselineMs(text));
-        colds.push((await postEdit(service.url, account, draftId, runs + 3 + run)).ms);
+        colds.push((await postEdit(service.url, account, draftId, 2 * runs + 4 + run)).ms);
       }
       const edit = median(edits);
+      const typedEdit = median(typedEdits);
       const baseline = median(baselines);
       byApps.set(apps, edit);
       const label = `${apps.toLocaleString('en')} apps`;
@@ -118,6 +155,23 @@ export async function benchConfigEdit(): Promise<{ figures: Figure[]; medians: E
               EDIT_RATIO_BAR,
             )
           : printed(`POST /config/edit ÷ baseline, ${label}`, round(edit / baseline), '×'),
+        printed(
+          `POST /config/edit with edit_text, ${label}: median latency`,
+          round(typedEdit, 1),
+          'ms',
+        ),
+        apps >= 1_000
+          ? judged(
+              `POST /config/edit with edit_text ÷ baseline, ${label}`,
+              round(typedEdit / baseline),
+              '×',
+              EDIT_RATIO_BAR,
+            )
+          : printed(
+              `POST /config/edit with edit_text ÷ baseline, ${label}`,
+              round(typedEdit / baseline),
+              '×',
+            ),
       );
       if (coldRuns > 0) {
         const cold = median(colds);
