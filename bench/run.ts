@@ -13,6 +13,7 @@ import { benchSizes } from './console/sizes';
 import { benchAuthStatus } from './service/auth-status';
 import { benchConfigEdit } from './service/config-edit';
 import { benchEditUnderLoad } from './service/edit-under-load';
+import { benchMergeEdit } from './service/merge-edit';
 import { judged, round, type Figure } from './lib/figures';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -20,7 +21,7 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'load', 'auth'],
+  service: ['edit', 'merge', 'load', 'auth'],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -51,7 +52,7 @@ const section = async (name: string, run: () => Promise<Figure[]>) => {
   figures.push(...(await run()));
 };
 
-if (runs('edit') || runs('load') || runs('auth')) {
+if (runs('edit') || runs('merge') || runs('load') || runs('auth')) {
   // The service as `npm start` runs it: bin/provisioning.js runs this bundle while it is
   // newer than every source, else the TypeScript through tsx, which is slower (auth-status.ts).
   process.stderr.write('bench: bundling the service…\n');
@@ -66,6 +67,7 @@ if (runs('edit')) {
     return [...edit, growth('POST /config/edit growth, 1,000 → 10,000 apps', medians.byApps)];
   });
 }
+if (runs('merge')) await section('merged edits', benchMergeEdit);
 if (runs('load')) await section('the service under edit load', benchEditUnderLoad);
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
 if (runs('sizes') || runs('browser')) {
