@@ -2,9 +2,10 @@
  * An edit merged across newer edits, through real HTTP on the real service: a draft of 1,000
  * and 10,000 apps is edited 50 times, then the same one-app edit is posted alternately with
  * `base_revision` 50 revisions behind (merged with those 50 edits) and at the current revision
- * (no merge). The figure is the ratio of the two medians. The judged edit renames an app by
- * id, as the console's editor sends it; a rename by list position (`set /apps/N/name`), which
- * makes the service rebuild the config at the base revision, is printed beside it.
+ * (no merge). The figures are ratios of medians: a rename by id (as the console's editor
+ * sends it) and by list position (`set /apps/N/name`) are judged; a rename by position
+ * across an edit that created an app, which makes the service rebuild the config at the
+ * base revision, is printed.
  */
 import type { Operation } from '../../src/contract/operations';
 import { largeConfigText } from '../../src/configs/testing/large-config';
@@ -99,18 +100,31 @@ export async function benchMergeEdit(): Promise<Figure[]> {
         }
       };
       await others(AHEAD);
-      const samples = { plain: [] as number[], merged: [] as number[], positional: [] as number[] };
+      const samples = {
+        plain: [] as number[],
+        merged: [] as number[],
+        positional: [] as number[],
+        rebuilt: [] as number[],
+      };
       let app = 900;
-      // By position last: once such an edit is in the history, every later merge across it
-      // rebuilds the config at its base revision, by-id edits included.
-      for (const kinds of [['plain', 'merged'], ['positional']] as const) {
+      // Last, merges across an edit that created an app: positions must then be read on
+      // the config rebuilt at the base revision.
+      for (const kinds of [['plain', 'merged', 'positional'], ['rebuilt']] as const) {
+        if (kinds[0] === 'rebuilt') {
+          ({ revision } = await post(service.url, account, {
+            config_id: id,
+            base_revision: revision,
+            summary: 'Someone else adds an app',
+            operations: [{ create_app: [{ id: 'bench-new', name: 'New', platform: 'web' }] }],
+          }));
+        }
         for (let run = 0; run < runs; run++) {
           for (const kind of kinds) {
             const base = kind === 'plain' ? revision : revision - AHEAD;
             const posted = await post(
               service.url,
               account,
-              rename(id, base, app++, kind === 'positional'),
+              rename(id, base, app++, kind !== 'plain' && kind !== 'merged'),
             );
             if (kind !== 'plain' && posted.merged.length !== AHEAD) {
               throw new Error(`the ${kind} edit merged ${posted.merged.length} revisions`);
@@ -126,6 +140,7 @@ export async function benchMergeEdit(): Promise<Figure[]> {
       const plain = median(samples.plain);
       const merged = median(samples.merged);
       const positional = median(samples.positional);
+      const rebuilt = median(samples.rebuilt);
       figures.push(
         printed(`POST /config/edit, no merge, ${label}: median latency`, round(plain, 1), 'ms'),
         printed(
@@ -139,9 +154,15 @@ export async function benchMergeEdit(): Promise<Figure[]> {
           '×',
           MERGE_RATIO_BAR,
         ),
-        printed(
+        judged(
           `merged edit by list position ÷ without a merge, ${label}`,
           round(positional / plain),
+          '×',
+          MERGE_RATIO_BAR,
+        ),
+        printed(
+          `merged edit by list position, across an app created meanwhile, ÷ without a merge, ${label}`,
+          round(rebuilt / plain),
           '×',
         ),
       );

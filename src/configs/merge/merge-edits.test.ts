@@ -262,3 +262,54 @@ describe('judging a merge', () => {
     ]);
   });
 });
+
+describe('positions read without rebuilding the base', () => {
+  const start = () =>
+    documentOf({
+      apps: [
+        { id: 'a', name: 'A', platform: 'web' },
+        { id: 'b', name: 'B', platform: 'ios' },
+      ],
+    });
+  const judgeWithoutBase = (mine: Operation[], theirs: Operation[]) => {
+    const current = applied(start(), theirs);
+    if (!current) throw new Error('theirs do not apply');
+    let rebuilt = 0;
+    const judgment = judgeMerge({
+      mine,
+      newer: [{ revision: 2, by: 'ana@example.com', at: AT, operations: theirs }],
+      base: () => {
+        rebuilt += 1;
+        return start();
+      },
+      current: () => current,
+    });
+    return { judgment, rebuilt };
+  };
+
+  it('reads positions on the current config when the newer edits moved no item', () => {
+    const { judgment, rebuilt } = judgeWithoutBase(
+      [{ set: [{ path: '/apps/1/name', value: 'Mine' }] }],
+      [
+        { update_app: [{ id: 'a', name: 'Theirs' }] },
+        { set: [{ path: '/apps/0/enabled', value: false }] },
+      ],
+    );
+    expect(judgment).toMatchObject({ kind: 'merge', mergedRevisions: [2] });
+    expect(rebuilt).toBe(0);
+  });
+
+  it('rebuilds the base when a newer edit created, deleted or re-identified an item', () => {
+    for (const theirs of [
+      [{ create_app: [{ id: 'c', name: 'C', platform: 'web' }] }],
+      [{ delete_app: [{ id: 'a' }] }],
+      [{ set: [{ path: '/apps/0/id', value: 'z' }] }],
+    ] as Operation[][]) {
+      const { rebuilt } = judgeWithoutBase(
+        [{ set: [{ path: '/apps/1/name', value: 'Mine' }] }],
+        theirs,
+      );
+      expect(rebuilt).toBeGreaterThan(0);
+    }
+  });
+});

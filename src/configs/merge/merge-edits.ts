@@ -15,6 +15,7 @@ import { findPair, resolveAlias, stringValue, type TreeNode } from '../yaml-tree
 import {
   dependsOnPositions,
   indexById,
+  mayMoveItems,
   listOf,
   overlaps,
   pointerIn,
@@ -96,12 +97,33 @@ export function judgeMerge(input: MergeInput): MergeJudgment {
   const mergedRevisions = input.newer.map((edit) => edit.revision);
   const positions = needsPositions(input.mine, input.newer);
   const base = lazy(input.base);
-  if (positions && base() === undefined) return { kind: 'base_unavailable' };
+  // Newer edits that moved no item leave every position naming the item it named at the
+  // base: positions are then read on the current config, and nothing is rebuilt.
+  const unmoved = positions && !input.newer.some((edit) => edit.operations.some(mayMoveItems));
+  const positionsOn = unmoved ? input.current : base;
+  if (positions && positionsOn() === undefined) return { kind: 'base_unavailable' };
 
-  const theirs = theirTouches(input.newer, positions ? base()?.clone() : undefined);
-  const mine = touchesAlong(positions ? base()?.clone() : undefined, input.mine);
+  let theirs: TheirTouch[];
+  let mine: Touch[];
+  if (unmoved) {
+    // Nothing to replay for positions: one reading of the current config serves them all.
+    const skeleton = lazy(() => skeletonOf(input.current()));
+    theirs = input.newer.flatMap((edit) =>
+      touchesOf(edit.operations, skeleton).map((touch) => ({ ...touch, edit })),
+    );
+    mine = input.mine.some(mayMoveItems)
+      ? touchesAlong(input.current().clone(), input.mine)
+      : touchesOf(input.mine, skeleton);
+  } else {
+    theirs = theirTouches(input.newer, positions ? positionsOn()?.clone() : undefined);
+    mine = touchesAlong(positions ? positionsOn()?.clone() : undefined, input.mine);
+  }
   const candidates = overlapping(mine, theirs);
-  if (candidates.length === 0) return merged(input, base, mergedRevisions);
+  if (candidates.length === 0) {
+    return unmoved
+      ? { kind: 'merge', operations: input.mine, mergedRevisions }
+      : merged(input, base, mergedRevisions);
+  }
 
   const baseDocument = base();
   if (baseDocument === undefined) return { kind: 'base_unavailable' };

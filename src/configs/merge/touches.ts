@@ -49,6 +49,27 @@ export function dependsOnPositions(operation: Operation): boolean {
   return itemsOf(operation).some((item) => positionalList(item.path) !== undefined);
 }
 
+/**
+ * Whether an operation may change which item sits at which position of `apps` or
+ * `ab_tests` (or a test's app, which positions are read with): creating, deleting or
+ * replacing items, setting a list or the whole config, changing an item's `id` or a test's
+ * `app`. Operations that only change items' other fields keep every position's meaning.
+ */
+export function mayMoveItems(operation: Operation): boolean {
+  const action = actionKeyOf(operation);
+  if (['create_app', 'delete_app', 'create_ab_test', 'delete_ab_test'].includes(action)) {
+    return true;
+  }
+  if (action !== 'set' && action !== 'unset') return false;
+  return itemsOf(operation).some((item) => {
+    const tokens = typeof item.path === 'string' ? safeTokens(item.path) : undefined;
+    if (tokens === undefined || tokens.length === 0) return true;
+    const [list, , field, ...deeper] = tokens;
+    if (list === undefined || !LISTS.includes(list)) return false;
+    return field === undefined || (deeper.length === 0 && (field === 'id' || field === 'app'));
+  });
+}
+
 /** The list a pointer names an item of by index (`/apps/3/...`), if it does. */
 export function positionalList(path: unknown): ListKey | undefined {
   if (typeof path !== 'string') return undefined;
