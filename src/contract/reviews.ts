@@ -92,10 +92,10 @@ export const newReviewSchema = z
     ),
   })
   .check(
-    z.refine(
-      (review) => review.verdict !== 'comment' || (review.body ?? '').trim() !== '',
-      { message: 'a comment needs a body', path: ['body'] },
-    ),
+    z.refine((review) => review.verdict !== 'comment' || (review.body ?? '').trim() !== '', {
+      message: 'a comment needs a body',
+      path: ['body'],
+    }),
   )
   .register(z.globalRegistry, { id: 'NewReview' });
 export type NewReview = z.infer<typeof newReviewSchema>;

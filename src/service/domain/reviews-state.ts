@@ -76,7 +76,10 @@ export function missingApprovals(config: Reviewed, policy: AccountPolicy): strin
 }
 
 /** Refuses to publish `draft` while it lacks the approvals `policy` asks for. */
-export function requireApprovals(draft: Reviewed & Pick<ConfigRecordRow, 'id'>, policy: AccountPolicy): void {
+export function requireApprovals(
+  draft: Reviewed & Pick<ConfigRecordRow, 'id'>,
+  policy: AccountPolicy,
+): void {
   const missing = missingApprovals(draft, policy);
   if (missing === undefined) return;
   throw new Refused(

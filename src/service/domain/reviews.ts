@@ -82,9 +82,7 @@ export class Reviews {
         verdicts: draft.review?.verdicts ?? [],
       });
       const note = request.note?.trim() || null;
-      tx.addHistory(
-        history(principal, id, 'review_request', at, draft.revision, note, [], []),
-      );
+      tx.addHistory(history(principal, id, 'review_request', at, draft.revision, note, [], []));
     });
     return this.configs.get(principal, id);
   }
@@ -95,8 +93,7 @@ export class Reviews {
     const at = this.clock().toISOString();
     const reviewer = principal.user.email;
     // Whoever made the draft's first edit; it never changes, so it is read before the unit of work.
-    const author =
-      input.verdict === 'approve' ? await this.authorOf(accountId, id) : undefined;
+    const author = input.verdict === 'approve' ? await this.authorOf(accountId, id) : undefined;
     return this.store.changeConfigs(accountId, { ids: [id] }, (tx) => {
       const draft = requireDraft(tx.get(id), id);
       const policy = tx.policy();
@@ -116,7 +113,10 @@ export class Reviews {
         }
         if (input.verdict === 'approve') {
           if (author === reviewer) {
-            throw new Refused('own_draft', `${reviewer} wrote the draft ${id}, so cannot approve it`);
+            throw new Refused(
+              'own_draft',
+              `${reviewer} wrote the draft ${id}, so cannot approve it`,
+            );
           }
           if (countedApprovals(draft, policy).includes(reviewer)) {
             throw new Refused(
