@@ -276,8 +276,7 @@ export const contract = {
     method: 'GET',
     path: '/configs/{id}/reviews',
     summary: "A draft's reviews, oldest first",
-    description:
-      'For a published config: the reviews of the draft it was published from, if any.',
+    description: 'For a published config: the reviews of the draft it was published from, if any.',
     tag: 'reviews',
     seed: false,
     auth: 'api_key',

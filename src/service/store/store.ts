@@ -133,7 +133,12 @@ export interface Store {
 
   /** The account's policy; the default one when the account never set its own. */
   getPolicy(accountId: string): Promise<AccountPolicy>;
-  setPolicy(accountId: string, policy: AccountPolicy, at: string, audit: AuditRecord): Promise<void>;
+  setPolicy(
+    accountId: string,
+    policy: AccountPolicy,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<void>;
   /** The reviews of a config, oldest first. */
   listReviews(accountId: string, configId: string): Promise<ReviewRecord[]>;
 
