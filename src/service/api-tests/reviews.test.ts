@@ -498,3 +498,29 @@ describe('A/B test steps', () => {
     );
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes the review endpoints, their schemas and the PUT of the policy', async () => {
+    const document = (await ok(service, undefined, 'getOpenApiDocument')) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(document.paths['/account/policy']?.put?.operationId).toBe('setAccountPolicy');
+    expect(document.paths['/configs/{id}/reviews']?.post?.operationId).toBe('addReview');
+    expect(document.paths['/configs/{id}/review-request']?.post?.operationId).toBe('requestReview');
+    for (const schema of [
+      'AccountPolicy',
+      'ReviewState',
+      'ReviewRequest',
+      'NewReview',
+      'Review',
+      'ReviewList',
+      'ReviewResult',
+    ]) {
+      expect(document.components.schemas, schema).toHaveProperty(schema);
+    }
+    expect(JSON.stringify(document.components.schemas.ConfigRecord)).toContain(
+      '#/components/schemas/ReviewState',
+    );
+  });
+});
