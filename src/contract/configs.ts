@@ -5,6 +5,7 @@
 import { described, wholeNumber, z } from './zod';
 import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-kind';
 import { operationSchema } from './operations';
+import { reviewStateSchema } from './reviews';
 import { timestampSchema } from './timestamp';
 import { validationReportSchema } from './validation';
 
@@ -96,6 +97,8 @@ const recordFields = {
     z.optional(timestampSchema()),
     'When it was published; only on published configs',
   ),
+  // Optional for clients of servers without review; this server always sends it.
+  review: z.optional(reviewStateSchema),
 };
 
 export const configSummarySchema = z
@@ -139,7 +142,17 @@ export const publishRequestSchema = z
   })
   .register(z.globalRegistry, { id: 'PublishRequest' });
 
-export const HISTORY_ACTIONS = ['create', 'edit', 'publish', 'activate', 'lifecycle'] as const;
+export const HISTORY_ACTIONS = [
+  'create',
+  'edit',
+  'publish',
+  'activate',
+  'lifecycle',
+  'review_request',
+  'approve',
+  'request_changes',
+  'publish_on_approval',
+] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 export const historyEntrySchema = z
@@ -147,7 +160,7 @@ export const historyEntrySchema = z
     at: described(timestampSchema(), 'When it happened'),
     action: described(
       z.enum(HISTORY_ACTIONS),
-      'create: the row was made by account set-up; edit: POST /config/edit on a draft; publish, activate: those endpoints; lifecycle: an A/B test lifecycle operation',
+      'create: the row was made by account set-up; edit: POST /config/edit on a draft; publish, activate: those endpoints; lifecycle: an A/B test lifecycle operation; review_request, approve, request_changes: steps of a review of the draft; publish_on_approval: the last approval published the draft',
     ),
     config_id: described(z.string(), 'The config row the entry changed or made'),
     revision: described(wholeNumber(1), "That row's revision afterwards"),

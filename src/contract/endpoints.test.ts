@@ -39,6 +39,11 @@ describe('the contract table', () => {
         'POST /api-keys',
         'DELETE /api-keys/{id}',
         'GET /openapi.json',
+        'POST /configs/{id}/review-request',
+        'POST /configs/{id}/reviews',
+        'GET /configs/{id}/reviews',
+        'GET /account/policy',
+        'PUT /account/policy',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));
@@ -73,6 +78,12 @@ describe('the contract table', () => {
       'GET /api-keys': 'api_keys:manage',
       'POST /api-keys': 'api_keys:manage',
       'DELETE /api-keys/{id}': 'api_keys:manage',
+      'POST /configs/{id}/review-request': 'config:write',
+      // The least a review needs: a comment; a verdict asks for config:publish.
+      'POST /configs/{id}/reviews': 'config:read',
+      'GET /configs/{id}/reviews': 'config:read',
+      'GET /account/policy': 'config:read',
+      'PUT /account/policy': 'api_keys:manage',
     });
   });
 
@@ -112,6 +123,7 @@ describe('the contract table', () => {
         'getLiveConfig',
         'getOpenApiDocument',
         'publishConfig',
+        'requestReview',
       ].sort(),
     );
   });

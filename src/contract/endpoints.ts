@@ -27,6 +27,14 @@ import {
 } from './configs';
 import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
 import { problemSchema } from './problem';
+import {
+  accountPolicySchema,
+  newReviewSchema,
+  reviewListSchema,
+  reviewRequestSchema,
+  reviewResultSchema,
+  type NewReview,
+} from './reviews';
 
 export const API_BASE_PATH = '/api/v1';
 /** A larger body gets 413 (docs/api.md, Limits). */
@@ -34,8 +42,8 @@ export const MAX_BODY_BYTES = 1_048_576;
 /** An edit whose resulting YAML would be larger gets 409 (config_too_large). */
 export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
-export type EndpointTag = 'auth' | 'configs' | 'api-keys' | 'meta';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type EndpointTag = 'auth' | 'configs' | 'reviews' | 'account' | 'api-keys' | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
@@ -177,7 +185,7 @@ export const contract = {
     path: '/configs/{id}/publish',
     summary: 'Publish a draft; the new published config becomes live',
     description:
-      'The draft is consumed. Refused with 409 and the validation report when the draft is invalid, and with 409 when the config is not a draft.',
+      "The draft is consumed. Refused with 409 and the validation report when the draft is invalid, with 409 when the config is not a draft, and with 409 approval_required while the draft lacks the approvals the account's policy asks for.",
     tag: 'configs',
     seed: false,
     auth: 'api_key',
@@ -226,6 +234,78 @@ export const contract = {
     permission: 'config:read',
     params: configIdParamsSchema,
     responses: { 200: historyListSchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  requestReview: endpoint({
+    method: 'POST',
+    path: '/configs/{id}/review-request',
+    summary: 'Ask for a review of a draft; it goes in_review',
+    description:
+      'Asking again keeps the approvals that count and replaces the note and publish_on_approval. Refused with 409 for a published config.',
+    tag: 'reviews',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:write',
+    params: configIdParamsSchema,
+    body: reviewRequestSchema,
+    bodyRequired: false,
+    etag: true,
+    responses: {
+      200: configRecordSchema,
+      ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    },
+  }),
+  addReview: endpoint({
+    method: 'POST',
+    path: '/configs/{id}/reviews',
+    summary: 'Approve a draft, request changes, or comment on it',
+    description:
+      "A comment needs config:read, a verdict config:publish. 403 own_draft: the draft's author approves it; 409 review_not_requested, already_approved, or a published config; 422 line_not_found. With publish_on_approval, the last approval needed publishes the draft.",
+    tag: 'reviews',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    params: configIdParamsSchema,
+    body: newReviewSchema,
+    bodyRequired: true,
+    responses: {
+      201: reviewResultSchema,
+      ...problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+    },
+  }),
+  listReviews: endpoint({
+    method: 'GET',
+    path: '/configs/{id}/reviews',
+    summary: "A draft's reviews, oldest first",
+    description: 'For a published config: the reviews of the draft it was published from, if any.',
+    tag: 'reviews',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    params: configIdParamsSchema,
+    responses: { 200: reviewListSchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  getAccountPolicy: endpoint({
+    method: 'GET',
+    path: '/account/policy',
+    summary: "The account's rules for publishing drafts",
+    tag: 'account',
+    seed: false,
+    auth: 'api_key',
+    permission: 'config:read',
+    responses: { 200: accountPolicySchema, ...problems(401, 403, 429, 503) },
+  }),
+  setAccountPolicy: endpoint({
+    method: 'PUT',
+    path: '/account/policy',
+    summary: "Replace the account's rules for publishing drafts",
+    description: 'Applies at once to every draft, in review or not.',
+    tag: 'account',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    body: accountPolicySchema,
+    bodyRequired: true,
+    responses: { 200: accountPolicySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
   }),
   getConfigSchema: endpoint({
     method: 'GET',
@@ -308,6 +388,11 @@ export function permissionForEdit(operations: readonly Operation[]): Permission 
   return operations.some((operation) => isLifecycleAction(actionKeyOf(operation)))
     ? 'config:publish'
     : 'config:write';
+}
+
+/** The permission a review needs: a verdict is a say on publishing, a comment is not. */
+export function permissionForReview(review: Pick<NewReview, 'verdict'>): Permission {
+  return review.verdict === 'comment' ? 'config:read' : 'config:publish';
 }
 
 /** `/configs/{id}` with `{id: 'a/b'}` -> `/configs/a%2Fb`; throws on a missing parameter. */

@@ -99,6 +99,8 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
 const TAGS: Record<Endpoint['tag'], string> = {
   auth: 'Who the caller is',
   configs: 'Configs: edit, read, publish, roll back',
+  reviews: 'Review of drafts before they are published',
+  account: "The account's policy",
   'api-keys': "The account's API keys",
   meta: 'Probes and this document',
 };

@@ -24,6 +24,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerApiKeyRoutes } from './routes/api-key-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
+import { registerReviewRoutes } from './routes/review-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/edit-pool';
 import type { Store } from './store/store';
@@ -93,7 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onReady', async () => edits.start());
     app.addHook('onClose', () => edits.close());
   }
-  registerConfigRoutes(app, { ...deps, configs: new ConfigService(options.store, clock, edits) });
+  const configs = new ConfigService(options.store, clock, edits);
+  registerConfigRoutes(app, { ...deps, configs });
+  registerReviewRoutes(app, { ...deps, configs });
   registerApiKeyRoutes(app, deps);
   await registerConsole(app, options.consoleDir, options.serveSourceMaps === true, corsOrigins);
   return app;

@@ -70,6 +70,7 @@ describe('GET /configs', () => {
       created_at: '2026-11-22T10:00:00.000Z',
       updated_at: '2026-11-22T10:00:00.000Z',
       published_at: '2026-11-22T10:00:00.000Z',
+      review: { state: 'none', approvals: 0, approvals_required: 0 },
     });
   });
 

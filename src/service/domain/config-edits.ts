@@ -33,6 +33,7 @@ import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { history, newRow, reportColumns, toSummary } from './config-rows';
 import { refuseEdit } from './edit-refusals';
+import { requireApprovals } from './reviews-state';
 import { OneAtATime } from './one-at-a-time';
 
 /**
@@ -393,11 +394,20 @@ function storeEdit(
     created: boolean,
     row: Parameters<typeof toSummary>[0],
   ): EditOutcome => ({
-    result: editResult(principal, computed, kind, created, target.id, toSummary(row, tx.liveId())),
+    result: editResult(
+      principal,
+      computed,
+      kind,
+      created,
+      target.id,
+      toSummary(row, tx.liveId(), tx.policy()),
+    ),
     revision: row.revision,
   });
 
   if (computed.lifecycle) {
+    // A lifecycle step on a draft publishes it, so it needs the draft's approvals.
+    if (target.kind === 'draft') requireApprovals(target, tx.policy());
     const row = newRow({
       id: resultId,
       kind: 'published',

@@ -5,8 +5,10 @@
 import type { ConfigKind } from '../../contract/config-edit';
 import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
 import type { Operation, TextChange } from '../../contract/operations';
+import type { AccountPolicy } from '../../contract/reviews';
 import type { ValidationReport } from '../../contract/validation';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
+import { reviewStateOf } from './reviews-state';
 
 export function reportColumns(report: ValidationReport) {
   return {
@@ -37,6 +39,7 @@ export function newRow(input: {
     created_at: input.at,
     updated_at: input.at,
     published_at: input.published ? input.at : null,
+    review: null,
   };
 }
 
@@ -85,7 +88,7 @@ export function storedReport(
 /** A stored row's fields as every view of a config shows them. */
 type StoredConfig = Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>;
 
-function recordFieldsOf(row: StoredConfig, liveId: string | undefined) {
+function recordFieldsOf(row: StoredConfig, liveId: string | undefined, policy: AccountPolicy) {
   return {
     id: row.id,
     kind: row.kind,
@@ -96,17 +99,26 @@ function recordFieldsOf(row: StoredConfig, liveId: string | undefined) {
     created_at: row.created_at,
     updated_at: row.updated_at,
     ...(row.published_at ? { published_at: row.published_at } : {}),
+    review: reviewStateOf(row, policy),
   };
 }
 
-export function toRecord(row: ConfigRecordRow, liveId: string | undefined): ConfigRecord {
-  return { ...recordFieldsOf(row, liveId), yaml: row.yaml, validation: storedReport(row) };
+export function toRecord(
+  row: ConfigRecordRow,
+  liveId: string | undefined,
+  policy: AccountPolicy,
+): ConfigRecord {
+  return { ...recordFieldsOf(row, liveId, policy), yaml: row.yaml, validation: storedReport(row) };
 }
 
 /** A stored row as `GET /configs` lists it. */
-export function toSummary(row: StoredConfig, liveId: string | undefined): ConfigSummary {
+export function toSummary(
+  row: StoredConfig,
+  liveId: string | undefined,
+  policy: AccountPolicy,
+): ConfigSummary {
   return {
-    ...recordFieldsOf(row, liveId),
+    ...recordFieldsOf(row, liveId, policy),
     valid: row.valid,
     error_count: row.error_count,
     warning_count: row.warning_count,

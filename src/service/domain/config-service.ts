@@ -9,11 +9,12 @@ import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/c
 import type { EditPool } from '../edit-work/edit-pool';
 import { notFound, Refused } from './refusals';
 import { newId } from '../ids';
-import type { Principal } from '../store/records';
-import type { Store } from '../store/store';
+import type { ConfigRecordRow, Principal } from '../store/records';
+import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edits';
 import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
+import { requireApprovals } from './reviews-state';
 
 export class ConfigService {
   private readonly edits: ConfigEdits;
@@ -27,14 +28,22 @@ export class ConfigService {
   }
 
   async list(principal: Principal, kind?: ConfigKind): Promise<ConfigSummary[]> {
-    const { configs, liveId } = await this.store.listConfigs(principal.account.id, kind);
-    return configs.map((row) => toSummary(row, liveId));
+    const [{ configs, liveId }, policy] = await Promise.all([
+      this.store.listConfigs(principal.account.id, kind),
+      this.store.getPolicy(principal.account.id),
+    ]);
+    return configs.map((row) => toSummary(row, liveId, policy));
   }
 
   async get(principal: Principal, id: string): Promise<ConfigRecord> {
-    const row = await this.store.getConfig(principal.account.id, id);
+    const accountId = principal.account.id;
+    const [row, liveId, policy] = await Promise.all([
+      this.store.getConfig(accountId, id),
+      this.store.getLiveId(accountId),
+      this.store.getPolicy(accountId),
+    ]);
     if (!row) throw notFound(`The config ${id}`);
-    return toRecord(row, await this.store.getLiveId(principal.account.id));
+    return toRecord(row, liveId, policy);
   }
 
   async getLive(principal: Principal): Promise<ConfigRecord> {
@@ -66,36 +75,7 @@ export class ConfigService {
       (tx) => {
         const draft = tx.get(id);
         if (!draft) throw notFound(`The config ${id}`);
-        if (draft.kind !== 'draft')
-          throw new Refused(
-            'not_allowed_in_state',
-            `The config ${id} is already published; only drafts are published`,
-          );
-        const label = summary?.trim() || draft.label;
-        const report = storedReport({ ...draft, kind: 'published', label });
-        if (!report.valid) {
-          throw new Refused(
-            'invalid_config',
-            `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
-            report,
-          );
-        }
-        const publishedId = newId('cfg_');
-        tx.insert(
-          newRow({
-            id: publishedId,
-            kind: 'published',
-            label,
-            report,
-            base: draft.id,
-            at,
-            published: true,
-          }),
-        );
-        tx.setLive(publishedId);
-        tx.close(draft.id, 'published', at);
-        tx.addHistory(history(principal, publishedId, 'publish', at, 1, label, [], []));
-        return publishedId;
+        return publishDraft(tx, principal, draft, summary?.trim() || draft.label, at, 'publish');
       },
     );
     return this.get(principal, publishedId);
@@ -148,4 +128,48 @@ export class ConfigService {
       });
     });
   }
+}
+
+/**
+ * Publishes `draft` in the unit of work `tx`: refused unless it is a valid draft with the
+ * approvals the account's policy asks for. Returns the new published config's id.
+ */
+export function publishDraft(
+  tx: ConfigTransaction,
+  principal: Principal,
+  draft: ConfigRecordRow,
+  label: string,
+  at: string,
+  action: 'publish' | 'publish_on_approval',
+): string {
+  if (draft.kind !== 'draft')
+    throw new Refused(
+      'not_allowed_in_state',
+      `The config ${draft.id} is already published; only drafts are published`,
+    );
+  const report = storedReport({ ...draft, kind: 'published', label });
+  if (!report.valid) {
+    throw new Refused(
+      'invalid_config',
+      `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
+      report,
+    );
+  }
+  requireApprovals(draft, tx.policy());
+  const publishedId = newId('cfg_');
+  tx.insert(
+    newRow({
+      id: publishedId,
+      kind: 'published',
+      label,
+      report,
+      base: draft.id,
+      at,
+      published: true,
+    }),
+  );
+  tx.setLive(publishedId);
+  tx.close(draft.id, 'published', at);
+  tx.addHistory(history(principal, publishedId, action, at, 1, label, [], []));
+  return publishedId;
 }

@@ -12,7 +12,17 @@ export type RefusalKind =
   /** The step would leave or make live a config with errors. */
   | 'invalid_config'
   /** The caller may not grant what it asked for. */
-  | 'beyond_permissions';
+  | 'beyond_permissions'
+  /** A draft lacks the approvals the account's policy asks for before it is published. */
+  | 'approval_required'
+  /** A draft's author tried to approve it. */
+  | 'own_draft'
+  /** A verdict on a draft whose review nobody requested. */
+  | 'review_not_requested'
+  /** The reviewer's approval of this revision already counts. */
+  | 'already_approved'
+  /** A review names a line the draft does not have. */
+  | 'line_not_found';
 
 export class Refused extends Error {
   constructor(

@@ -84,7 +84,7 @@ describe('CORS_ORIGINS set', () => {
       expect(response.body).toBe('');
       expect(corsHeadersOf(response.headers), url).toEqual({
         'access-control-allow-origin': OTHER,
-        'access-control-allow-methods': 'GET, POST, DELETE',
+        'access-control-allow-methods': 'GET, POST, PUT, DELETE',
         'access-control-allow-headers': 'Authorization, Content-Type, If-Match',
         'access-control-max-age': '600',
       });

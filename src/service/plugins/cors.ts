@@ -35,7 +35,7 @@ export function consoleCorsRule(origins: readonly string[]): CorsRule {
     pathPrefix: `${API_BASE_PATH}/`,
     policy: {
       origins,
-      methods: ['GET', 'POST', 'DELETE'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
       exposedHeaders: ['ETag', 'Retry-After', 'WWW-Authenticate'],
       maxAgeSeconds: 600,

@@ -18,6 +18,11 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   not_allowed_in_state: 'conflict',
   invalid_config: 'invalid_config',
   beyond_permissions: 'forbidden',
+  approval_required: 'approval_required',
+  own_draft: 'own_draft',
+  review_not_requested: 'review_not_requested',
+  already_approved: 'already_approved',
+  line_not_found: 'line_not_found',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */

@@ -201,4 +201,61 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
     postgres: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
   },
+  {
+    name: 'review before publishing: account policies, reviews, the review of each draft',
+    sqlite: `
+  -- The review of a draft as JSON (who asked, each reviewer's latest verdict); NULL: none.
+  ALTER TABLE configs ADD COLUMN review TEXT;
+
+  -- No row: the default policy (no approvals required).
+  CREATE TABLE account_policies (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    approvals_required INTEGER NOT NULL CHECK (approvals_required BETWEEN 0 AND 5),
+    reset_approvals_on_edit INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE reviews (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    config_id TEXT NOT NULL REFERENCES configs(id),
+    verdict TEXT NOT NULL CHECK (verdict IN ('approve', 'request_changes', 'comment')),
+    body TEXT NOT NULL,
+    line INTEGER,
+    revision INTEGER NOT NULL,
+    api_key_id TEXT,
+    reviewer TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX reviews_by_config ON reviews(config_id, seq);
+  `,
+    postgres: `
+  -- The review of a draft as JSON text (who asked, each reviewer's latest verdict); NULL: none.
+  ALTER TABLE configs ADD COLUMN review TEXT;
+
+  -- No row: the default policy (no approvals required).
+  CREATE TABLE account_policies (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    approvals_required INTEGER NOT NULL CHECK (approvals_required BETWEEN 0 AND 5),
+    reset_approvals_on_edit BOOLEAN NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE reviews (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    config_id TEXT NOT NULL REFERENCES configs(id),
+    verdict TEXT NOT NULL CHECK (verdict IN ('approve', 'request_changes', 'comment')),
+    body TEXT NOT NULL,
+    line INTEGER,
+    revision INTEGER NOT NULL,
+    api_key_id TEXT,
+    reviewer TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX reviews_by_config ON reviews(config_id, seq);
+  `,
+  },
 ];

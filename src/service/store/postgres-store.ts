@@ -11,6 +11,7 @@
  * request must see it, so every request asks the database (one indexed query).
  */
 import type { ConfigKind } from '../../contract/config-edit';
+import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
 import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
 import { inTransaction, type PostgresPool } from './postgres-database';
 import type {
@@ -21,15 +22,19 @@ import type {
   HistoryRecord,
   NewConfig,
   Principal,
+  ReviewRecord,
   UserRecord,
 } from './records';
 import {
   CONFIG_COLUMNS,
   PRINCIPAL_COLUMNS,
+  REVIEW_COLUMNS,
   toApiKey,
   toConfig,
   toHistory,
+  toPolicy,
   toPrincipal,
+  toReview,
   type Row,
 } from './rows';
 import {
@@ -57,7 +62,7 @@ const SQL = {
     'INSERT INTO users (id, account_id, email, role, idp_user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
   insertKey:
     'INSERT INTO api_keys (id, account_id, user_id, name, key_hash, obfuscated_value, permissions, created_at, last_used_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-  insertConfig: `INSERT INTO configs (${CONFIG_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, NULL)`,
+  insertConfig: `INSERT INTO configs (${CONFIG_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, NULL, NULL)`,
   updateConfig:
     'UPDATE configs SET yaml = $3, revision = $4, valid = $5, error_count = $6, warning_count = $7, issues = $8, updated_at = $9 WHERE account_id = $1 AND id = $2',
   closeConfig:
@@ -67,6 +72,8 @@ const SQL = {
   getLive: 'SELECT config_id FROM live_configs WHERE account_id = $1',
   insertHistory:
     'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths, text_changes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
+  setReview: 'UPDATE configs SET review = $3 WHERE account_id = $1 AND id = $2',
+  insertReview: `INSERT INTO reviews (${REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
   insertAudit:
     'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES ($1, $2, $3, $4, $5, $6)',
 } as const;
@@ -143,6 +150,24 @@ function auditStatement(entry: AuditRecord): Statement {
       entry.actor,
       entry.target_id,
       JSON.stringify(entry.detail),
+    ],
+  };
+}
+
+function reviewStatement(review: ReviewRecord): Statement {
+  return {
+    text: SQL.insertReview,
+    values: [
+      review.id,
+      review.account_id,
+      review.config_id,
+      review.verdict,
+      review.body,
+      review.line,
+      review.revision,
+      review.api_key_id,
+      review.reviewer,
+      review.at,
     ],
   };
 }
@@ -374,8 +399,19 @@ export class PostgresStore implements Store {
     work: (tx: ConfigTransaction) => T | Promise<T>,
   ): Promise<T> {
     return this.transaction(async (client) => {
-      // Serialises this account's units of work across every instance.
-      await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      // Serialises this account's units of work across every instance; reads its policy on
+      // the way (no row: the default).
+      const locked = await client.query(
+        `SELECT p.approvals_required, p.reset_approvals_on_edit
+           FROM accounts a LEFT JOIN account_policies p ON p.account_id = a.id
+          WHERE a.id = $1 FOR UPDATE OF a`,
+        [accountId],
+      );
+      const lockedRow = locked.rows[0];
+      const policy =
+        lockedRow && lockedRow.approvals_required !== null
+          ? toPolicy(lockedRow)
+          : DEFAULT_ACCOUNT_POLICY;
       const liveAtStart = (await client.query(SQL.getLive, [accountId])).rows[0]?.config_id as
         string | undefined;
       const ids = [...(reads.ids ?? []), ...(reads.live && liveAtStart ? [liveAtStart] : [])];
@@ -429,11 +465,53 @@ export class PostgresStore implements Store {
         },
         addHistory: (entry) => writes.push(historyStatement(entry)),
         addAudit: (entry) => writes.push(auditStatement(entry)),
+        policy: () => policy,
+        setReview: (id, review) => {
+          writes.push({ text: SQL.setReview, values: [accountId, id, JSON.stringify(review)] });
+          const row = rows.get(id);
+          if (row) rows.set(id, { ...row, review });
+        },
+        addReview: (review) => writes.push(reviewStatement(review)),
       };
       const result = await work(tx);
       await run(client, writes);
       return result;
     });
+  }
+
+  async getPolicy(accountId: string): Promise<AccountPolicy> {
+    const [row] = await this.query('SELECT * FROM account_policies WHERE account_id = $1', [
+      accountId,
+    ]);
+    return row ? toPolicy(row) : DEFAULT_ACCOUNT_POLICY;
+  }
+
+  async setPolicy(
+    accountId: string,
+    policy: AccountPolicy,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<void> {
+    await this.transaction((client) =>
+      run(client, [
+        {
+          text: `INSERT INTO account_policies (account_id, approvals_required, reset_approvals_on_edit, updated_at)
+                 VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (account_id) DO UPDATE SET approvals_required = excluded.approvals_required,
+                   reset_approvals_on_edit = excluded.reset_approvals_on_edit, updated_at = excluded.updated_at`,
+          values: [accountId, policy.approvals_required, policy.reset_approvals_on_edit, at],
+        },
+        auditStatement(audit),
+      ]),
+    );
+  }
+
+  async listReviews(accountId: string, configId: string): Promise<ReviewRecord[]> {
+    const rows = await this.query(
+      `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE account_id = $1 AND config_id = $2 ORDER BY seq`,
+      [accountId, configId],
+    );
+    return rows.map(toReview);
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import type { Permission, Role } from '../../contract/auth-status';
 import type { ConfigKind } from '../../contract/config-edit';
 import type { HistoryAction } from '../../contract/configs';
 import type { Operation, TextChange } from '../../contract/operations';
+import type { ReviewVerdict } from '../../contract/reviews';
 import type { ValidationIssue } from '../../contract/validation';
 
 export interface AccountRecord {
@@ -60,9 +61,43 @@ export interface ConfigRecordRow {
   readonly published_at: string | null;
   readonly closed_at: string | null;
   readonly closed_reason: 'published' | 'discarded' | null;
+  /** The review of a draft; null until one is requested (and always for a published config). */
+  readonly review: ConfigReview | null;
 }
 
-export type NewConfig = Omit<ConfigRecordRow, 'closed_at' | 'closed_reason'>;
+/** A config is made without a review. */
+export type NewConfig = Omit<ConfigRecordRow, 'closed_at' | 'closed_reason' | 'review'>;
+
+/** A draft's review as stored with it: who asked, and each reviewer's latest verdict. */
+export interface ConfigReview {
+  readonly requested_by: string;
+  readonly requested_at: string;
+  readonly publish_on_approval: boolean;
+  readonly verdicts: readonly ReviewerVerdict[];
+}
+
+export interface ReviewerVerdict {
+  /** The reviewer's e-mail. */
+  readonly by: string;
+  readonly verdict: Exclude<ReviewVerdict, 'comment'>;
+  /** The draft's revision it was given on. */
+  readonly revision: number;
+}
+
+/** One review of a draft, as the timeline shows it. */
+export interface ReviewRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly config_id: string;
+  readonly verdict: ReviewVerdict;
+  readonly body: string;
+  readonly line: number | null;
+  readonly revision: number;
+  readonly api_key_id: string | null;
+  /** The reviewer's e-mail. */
+  readonly reviewer: string;
+  readonly at: string;
+}
 
 export interface HistoryRecord {
   readonly config_id: string;

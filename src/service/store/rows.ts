@@ -7,14 +7,16 @@ import type {
   ConfigRecordRow,
   HistoryRecord,
   Principal,
+  ReviewRecord,
   UserRecord,
 } from './records';
+import type { AccountPolicy } from '../../contract/reviews';
 
 export type Row = Record<string, unknown>;
 
 /** The config columns, in the order both stores select and insert them. */
 export const CONFIG_COLUMNS =
-  'id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at, published_at, closed_at, closed_reason';
+  'id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at, published_at, closed_at, closed_reason, review';
 
 /** The principal query's extra columns: the key's user (u_) and account (a_). */
 export const PRINCIPAL_COLUMNS =
@@ -46,6 +48,37 @@ export function toConfig(row: Row): ConfigRecordRow {
     ...(row as unknown as ConfigRecordRow),
     valid: row.valid === 1 || row.valid === true,
     issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
+    review:
+      typeof row.review === 'string'
+        ? (JSON.parse(row.review) as NonNullable<ConfigRecordRow['review']>)
+        : null,
+  };
+}
+
+/** The review columns in the order both stores insert them. */
+export const REVIEW_COLUMNS =
+  'id, account_id, config_id, verdict, body, line, revision, api_key_id, reviewer, at';
+
+export function toReview(row: Row): ReviewRecord {
+  return {
+    id: row.id as string,
+    account_id: row.account_id as string,
+    config_id: row.config_id as string,
+    verdict: row.verdict as ReviewRecord['verdict'],
+    body: row.body as string,
+    line: (row.line as number | null) ?? null,
+    revision: row.revision as number,
+    api_key_id: (row.api_key_id as string | null) ?? null,
+    reviewer: row.reviewer as string,
+    at: row.at as string,
+  };
+}
+
+export function toPolicy(row: Row): AccountPolicy {
+  return {
+    approvals_required: Number(row.approvals_required),
+    reset_approvals_on_edit:
+      row.reset_approvals_on_edit === 1 || row.reset_approvals_on_edit === true,
   };
 }
 

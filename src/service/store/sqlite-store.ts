@@ -3,6 +3,7 @@
  * (`BEGIN IMMEDIATE`, so two processes never deadlock upgrading a read lock).
  */
 import type { ConfigKind } from '../../contract/config-edit';
+import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
 import type { SqliteDatabase } from './database';
 import type { DatabaseState } from './database-unavailable';
 import type {
@@ -13,15 +14,19 @@ import type {
   HistoryRecord,
   NewConfig,
   Principal,
+  ReviewRecord,
   UserRecord,
 } from './records';
 import {
   CONFIG_COLUMNS,
   PRINCIPAL_COLUMNS,
+  REVIEW_COLUMNS,
   toApiKey,
   toConfig,
   toHistory,
+  toPolicy,
   toPrincipal,
+  toReview,
   type Row,
 } from './rows';
 import {
@@ -90,7 +95,7 @@ export class SqliteStore implements Store {
         'SELECT id, base_config_id FROM configs WHERE account_id = ? AND id = ?',
       ),
       insertConfig: db.prepare(
-        `INSERT INTO configs (${CONFIG_COLUMNS}) VALUES (@id, @account_id, @kind, @label, @yaml, @revision, @base_config_id, @valid, @error_count, @warning_count, @issues, @created_at, @updated_at, @published_at, NULL, NULL)`,
+        `INSERT INTO configs (${CONFIG_COLUMNS}) VALUES (@id, @account_id, @kind, @label, @yaml, @revision, @base_config_id, @valid, @error_count, @warning_count, @issues, @created_at, @updated_at, @published_at, NULL, NULL, NULL)`,
       ),
       updateConfig: db.prepare(
         'UPDATE configs SET yaml = @yaml, revision = @revision, valid = @valid, error_count = @error_count, warning_count = @warning_count, issues = @issues, updated_at = @updated_at WHERE id = @id AND account_id = @account_id',
@@ -114,6 +119,17 @@ export class SqliteStore implements Store {
       // Moves on another connection's commit (the command line's); this connection's own
       // writes are counted in `ownWrites` instead of a second query (total_changes()).
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      setReview: db.prepare('UPDATE configs SET review = ? WHERE account_id = ? AND id = ?'),
+      getPolicy: db.prepare('SELECT * FROM account_policies WHERE account_id = ?'),
+      setPolicy: db.prepare(
+        'INSERT INTO account_policies (account_id, approvals_required, reset_approvals_on_edit, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET approvals_required = excluded.approvals_required, reset_approvals_on_edit = excluded.reset_approvals_on_edit, updated_at = excluded.updated_at',
+      ),
+      insertReview: db.prepare(
+        `INSERT INTO reviews (${REVIEW_COLUMNS}) VALUES (@id, @account_id, @config_id, @verdict, @body, @line, @revision, @api_key_id, @reviewer, @at)`,
+      ),
+      listReviews: db.prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE account_id = ? AND config_id = ? ORDER BY seq`,
+      ),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -319,11 +335,48 @@ export class SqliteStore implements Store {
       },
       addHistory: (entry) => this.recordHistory(entry),
       addAudit: (entry) => this.audit(entry),
+      policy: () => this.policy(accountId),
+      setReview: (id, review) => {
+        s.setReview.run(JSON.stringify(review), accountId, id);
+      },
+      addReview: (review) => {
+        s.insertReview.run(review);
+      },
     };
     return this.write(() => {
       liveAtStart = this.liveId(accountId);
       return work(tx);
     });
+  }
+
+  private policy(accountId: string): AccountPolicy {
+    const row = this.statements.getPolicy.get(accountId) as Row | undefined;
+    return row ? toPolicy(row) : DEFAULT_ACCOUNT_POLICY;
+  }
+
+  async getPolicy(accountId: string): Promise<AccountPolicy> {
+    return this.policy(accountId);
+  }
+
+  async setPolicy(
+    accountId: string,
+    policy: AccountPolicy,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<void> {
+    this.write(() => {
+      this.statements.setPolicy.run(
+        accountId,
+        policy.approvals_required,
+        policy.reset_approvals_on_edit ? 1 : 0,
+        at,
+      );
+      this.audit(audit);
+    });
+  }
+
+  async listReviews(accountId: string, configId: string): Promise<ReviewRecord[]> {
+    return (this.statements.listReviews.all(accountId, configId) as Row[]).map(toReview);
   }
 
   /** A read of the file: in WAL mode it does not wait for a writer, so it answers at once. */

@@ -12,15 +12,18 @@
  * declared is a programming error in both stores, so a test on either catches it.
  */
 import type { ConfigKind } from '../../contract/config-edit';
+import type { AccountPolicy } from '../../contract/reviews';
 import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
   ApiKeyRecord,
   AuditRecord,
   ConfigRecordRow,
+  ConfigReview,
   HistoryRecord,
   NewConfig,
   Principal,
+  ReviewRecord,
   UserRecord,
 } from './records';
 
@@ -58,6 +61,11 @@ export interface ConfigTransaction {
   setLive(id: string): void;
   addHistory(entry: HistoryRecord): void;
   addAudit(entry: AuditRecord): void;
+  /** The account's policy as it is in this unit of work: always readable. */
+  policy(): AccountPolicy;
+  /** Replaces the review of a config, one of the reads. */
+  setReview(id: string, review: ConfigReview): void;
+  addReview(review: ReviewRecord): void;
 }
 
 export interface NewAccount {
@@ -122,6 +130,17 @@ export interface Store {
     reads: ConfigReads,
     work: (tx: ConfigTransaction) => Promise<T>,
   ): Promise<T>;
+
+  /** The account's policy; the default one when the account never set its own. */
+  getPolicy(accountId: string): Promise<AccountPolicy>;
+  setPolicy(
+    accountId: string,
+    policy: AccountPolicy,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<void>;
+  /** The reviews of a config, oldest first. */
+  listReviews(accountId: string, configId: string): Promise<ReviewRecord[]>;
 
   /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
   checkHealth(): Promise<DatabaseState>;

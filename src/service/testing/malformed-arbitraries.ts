@@ -242,6 +242,52 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         fc.constant({ summary: 's'.repeat(100_000) }),
         fc.record({ summary: loneSurrogate }),
       );
+    case 'requestReview':
+      return fc.oneof(
+        fc.record({ note: notAString.filter((value) => value !== undefined) }),
+        fc.constant({ note: 'n'.repeat(5_001) }),
+        fc.record({ note: loneSurrogate }),
+        fc.record({
+          publish_on_approval: anyValue.filter((value) => typeof value !== 'boolean'),
+        }),
+      );
+    case 'addReview': {
+      const notAVerdict = awkwardText.filter(
+        (text) => !['approve', 'request_changes', 'comment'].includes(text),
+      );
+      return fc.oneof(
+        fc.record({ body: fc.string() }),
+        fc.record({ verdict: notAVerdict, body: fc.string() }),
+        fc.record({ verdict: fc.constant('comment') }),
+        fc.record({ verdict: fc.constant('comment'), body: fc.constantFrom('', '  ', '\n') }),
+        fc.constant({ verdict: 'comment', body: 'b'.repeat(5_001) }),
+        fc.record({ verdict: fc.constant('comment'), body: loneSurrogate }),
+        fc.record({
+          verdict: fc.constantFrom('approve', 'request_changes', 'comment'),
+          body: fc.constant('b'),
+          line: fc.constantFrom(0, -1, 1.5, '2', null, 2 ** 53),
+        }),
+      );
+    }
+    case 'setAccountPolicy':
+      return fc.oneof(
+        fc.record({
+          approvals_required: fc.constantFrom(6, -1, 1.5, '1', null, 1e9),
+          reset_approvals_on_edit: fc.boolean(),
+        }),
+        fc.record({ approvals_required: fc.integer({ min: 0, max: 5 }) }),
+        fc.record({
+          approvals_required: fc.integer({ min: 0, max: 5 }),
+          reset_approvals_on_edit: anyValue.filter((value) => typeof value !== 'boolean'),
+        }),
+        extras
+          .filter((extra) =>
+            Object.keys(extra).some(
+              (key) => key !== 'approvals_required' && key !== 'reset_approvals_on_edit',
+            ),
+          )
+          .map((extra) => ({ ...extra, approvals_required: 1, reset_approvals_on_edit: true })),
+      );
     default:
       throw new Error(`no wrong shapes for ${name}`);
   }

@@ -15,6 +15,10 @@ const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
   publish: 'Published',
   activate: 'Made live',
   lifecycle: 'A/B test step',
+  review_request: 'Review requested',
+  approve: 'Approved',
+  request_changes: 'Changes requested',
+  publish_on_approval: 'Published on approval',
 };
 
 function whoOf(entry: HistoryEntry): string {

@@ -1,0 +1,42 @@
+/** Review before publishing: review requests, reviews and the account's policy (docs/api.md). */
+import type { FastifyInstance } from 'fastify';
+import { etagOf } from '../../contract/configs';
+import { permissionForReview } from '../../contract/endpoints';
+import type { NewReview } from '../../contract/reviews';
+import type { ConfigService } from '../domain/config-service';
+import { Reviews } from '../domain/reviews';
+import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+
+export function registerReviewRoutes(
+  app: FastifyInstance,
+  deps: EndpointDependencies & { configs: ConfigService },
+): void {
+  const reviews = new Reviews(deps.store, deps.clock, deps.configs);
+
+  registerEndpoint(app, 'requestReview', async ({ principal, params, body }) => {
+    const config = await reviews.request(principal, params.id, body);
+    return { body: config, etag: etagOf(config.id, config.revision) };
+  });
+
+  registerEndpoint(
+    app,
+    'addReview',
+    async ({ principal, params, body }) => ({
+      status: 201,
+      body: await reviews.add(principal, params.id, body),
+    }),
+    { permission: (body) => permissionForReview(body as NewReview) },
+  );
+
+  registerEndpoint(app, 'listReviews', async ({ principal, params }) => ({
+    body: await reviews.list(principal, params.id),
+  }));
+
+  registerEndpoint(app, 'getAccountPolicy', async ({ principal }) => ({
+    body: await reviews.getPolicy(principal),
+  }));
+
+  registerEndpoint(app, 'setAccountPolicy', async ({ principal, body }) => ({
+    body: await reviews.setPolicy(principal, body),
+  }));
+}
