@@ -150,19 +150,23 @@ export function resolveEdit(
   if (newer.syntaxIssues.length > 0) {
     return { status: 'refused', message: 'The newer version of the config does not parse.' };
   }
-  const mine = edit.status === 'changed' ? edit.operations : [];
+  let mine = edit.status === 'changed' ? edit.operations : [];
   let result = newer.document.clone();
   if (!applyOperations(result, mine).ok) {
     // One at a time: those that still apply are kept.
     result = newer.document.clone();
+    const kept = [];
     for (const operation of mine) {
       const trial = result.clone();
       const applied = applyOperations(trial, [operation]);
-      if (applied.ok) result = trial;
-      else if (!fields.some((field) => field.theirs)) {
+      if (applied.ok) {
+        result = trial;
+        kept.push(operation);
+      } else if (!fields.some((field) => field.theirs)) {
         return { status: 'refused', message: applied.refusal.message };
       }
     }
+    mine = kept;
   }
   const choices = fields.map((field) => ({
     field,
