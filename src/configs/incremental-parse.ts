@@ -23,6 +23,7 @@ import {
   mayHoldAnchors,
   sourceRange,
 } from './yaml-tree';
+import { samePrefixLength, sameSuffixLength } from './text-edit';
 import { sameComments, sameCommentsBefore, shiftNode, shiftRanges } from './yaml-subtrees';
 
 const NEWLINE = 0x0a;
@@ -192,33 +193,6 @@ function moveRangesAfter(
       if (index < skipFrom || index >= skipTo) stack.push(items[index]);
     }
   }
-}
-
-/** Compared a block at a time (string equality is native), then a character at a time. */
-const BLOCK = 4096;
-
-/** How many first characters of `a` and `b` are the same, up to `limit`. */
-function samePrefixLength(a: string, b: string, limit: number): number {
-  let at = 0;
-  while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
-  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
-  return at;
-}
-
-/** How many last characters of `a` and `b` are the same, up to `limit`. */
-function sameSuffixLength(a: string, b: string, limit: number): number {
-  let tail = 0;
-  while (
-    tail + BLOCK <= limit &&
-    a.slice(a.length - tail - BLOCK, a.length - tail) ===
-      b.slice(b.length - tail - BLOCK, b.length - tail)
-  ) {
-    tail += BLOCK;
-  }
-  while (tail < limit && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) {
-    tail += 1;
-  }
-  return tail;
 }
 
 interface Window {

@@ -88,6 +88,33 @@ export function textRefusal(
   };
 }
 
+/** Compared a block at a time (string equality is native), then a character at a time. */
+const BLOCK = 4096;
+
+/** How many first characters of `a` and `b` are the same, up to `limit`. */
+export function samePrefixLength(a: string, b: string, limit: number): number {
+  let at = 0;
+  while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+  return at;
+}
+
+/** How many last characters of `a` and `b` are the same, up to `limit`. */
+export function sameSuffixLength(a: string, b: string, limit: number): number {
+  let tail = 0;
+  while (
+    tail + BLOCK <= limit &&
+    a.slice(a.length - tail - BLOCK, a.length - tail) ===
+      b.slice(b.length - tail - BLOCK, b.length - tail)
+  ) {
+    tail += BLOCK;
+  }
+  while (tail < limit && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) {
+    tail += 1;
+  }
+  return tail;
+}
+
 /**
  * The changes that make `after` of `before`: the one stretch between their common start
  * and common end (never cutting a character in two), or none when they are the same.
@@ -95,16 +122,9 @@ export function textRefusal(
 export function textChangesBetween(before: string, after: string): TextChange[] {
   if (before === after) return [];
   const limit = Math.min(before.length, after.length);
-  let start = 0;
-  while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let start = samePrefixLength(before, after, limit);
   if (splitsACharacter(before, start) || splitsACharacter(after, start)) start--;
-  let tail = 0;
-  while (
-    tail < limit - start &&
-    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
-  ) {
-    tail++;
-  }
+  let tail = sameSuffixLength(before, after, limit - start);
   if (
     splitsACharacter(before, before.length - tail) ||
     splitsACharacter(after, after.length - tail)
@@ -118,4 +138,33 @@ export function textChangesBetween(before: string, after: string): TextChange[] 
       insert: after.slice(start, after.length - tail),
     },
   ];
+}
+
+/**
+ * `mine`, changes to a text, carried over the changes later edits made to that same text
+ * (each list against the text the one before left): shifted past the changes before
+ * them. Undefined when one of mine touches or adjoins a change of theirs, or when a later
+ * edit's changes are not known: then there is no telling where mine belong.
+ */
+export function rebaseTextChanges(
+  mine: readonly TextChange[],
+  theirs: readonly (readonly TextChange[] | undefined)[],
+): TextChange[] | undefined {
+  let moved = [...mine];
+  for (const changes of theirs) {
+    if (changes === undefined) return undefined;
+    const next: TextChange[] = [];
+    for (const change of moved) {
+      const end = change.offset + change.delete_count;
+      let shift = 0;
+      for (const their of changes) {
+        const theirEnd = their.offset + their.delete_count;
+        if (theirEnd < change.offset) shift += their.insert.length - their.delete_count;
+        else if (their.offset <= end) return undefined;
+      }
+      next.push({ ...change, offset: change.offset + shift });
+    }
+    moved = next;
+  }
+  return moved;
 }

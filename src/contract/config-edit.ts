@@ -135,6 +135,10 @@ export const configEditResultSchema = z
       z.array(wholeNumber(1)),
       'The revisions made since base_revision that this edit was merged with, oldest first; empty when nothing had to merge',
     ),
+    text_rebased: described(
+      z.optional(z.boolean()),
+      'Only for a merged edit with edit_text: true when the typed text was carried over the newer edits, false when its changes met theirs and the service wrote the text itself',
+    ),
   })
   .register(z.globalRegistry, { id: 'ConfigEditResult' });
 

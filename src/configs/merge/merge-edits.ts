@@ -6,7 +6,7 @@
  * changed is a conflict, with its value at the base revision, now, and after this edit.
  */
 import { isMap, isSeq, type Document } from 'yaml';
-import type { Operation } from '../../contract/operations';
+import type { Operation, TextChange } from '../../contract/operations';
 import type { EditConflict } from '../../contract/problem';
 import { deepEqual } from '../data';
 import { isArrayIndexToken, parsePointer, toPointer } from '../json-pointer';
@@ -33,6 +33,8 @@ export interface NewerEdit {
   readonly by: string;
   readonly at: string;
   readonly operations: readonly Operation[];
+  /** How it changed the text; undefined when that is not known. */
+  readonly textChanges?: readonly TextChange[];
 }
 
 export interface MergeInput {

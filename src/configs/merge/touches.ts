@@ -101,6 +101,9 @@ function touchesOfOperation(operation: Operation, before: DataBefore): Touch[] {
       case 'unset':
         for (const key of pointerKeys(item, before, false)) add(key, false);
         break;
+      case 'edit_text':
+        // How the text says it, not what: the edit checks the text says what the others do.
+        break;
       default:
         // An action not judged here is taken to touch the whole config: it never merges.
         add([], false);

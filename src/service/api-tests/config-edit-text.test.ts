@@ -158,3 +158,80 @@ describe('edit_text', () => {
     expect(errorPaths(problem)).toEqual(['/summary']);
   });
 });
+
+describe('edit_text in a merged edit', () => {
+  /** One person's save on `id`, typed on `saved` at `revision`. */
+  const typedSave = (
+    id: string,
+    revision: number,
+    saved: string,
+    operations: Operation[],
+    typed: string,
+  ) =>
+    editOk(service, admin, {
+      config_id: id,
+      base_revision: revision,
+      operations: typing(saved, operations, typed),
+      summary: 'Typed',
+    });
+
+  it('carries my typed text over theirs when the two change different stretches', async () => {
+    const { id, yaml } = await draft();
+    const theirs = yaml.replace('    name: Checkout\n', '    # the web shop\n    name: Checkout\n');
+    await typedSave(id, 1, yaml, [], theirs);
+    const mineTyped = yaml.replace('    name: Shop for iOS\n', '    name: "🚀 Rocket" # launch\n');
+    const result = await typedSave(
+      id,
+      1,
+      yaml,
+      [op.updateApp({ id: 'ios-app', name: '🚀 Rocket' })],
+      mineTyped,
+    );
+    expect(result).toMatchObject({ revision: 3, merged_revisions: [2], text_rebased: true });
+    const both = theirs.replace('    name: Shop for iOS\n', '    name: "🚀 Rocket" # launch\n');
+    expect(result.validation.yaml).toBe(both);
+    expect((await ok(service, admin, 'getConfig', { params: { id } })).yaml).toBe(both);
+    // The history keeps the text change as applied, at its place in the newer text.
+    const [latest] = await ok(service, admin, 'getConfigHistory', { params: { id } });
+    const [change] = textChangesBetween(theirs, both);
+    expect(latest?.operations.at(-1)).toEqual({ edit_text: [{ changes: [change] }] });
+  });
+
+  it('writes the text itself, keeping both meanings, when my changes meet theirs', async () => {
+    const { id, yaml } = await draft();
+    const theirs = yaml.replace('    name: Shop for iOS\n', '    name: Shop for iOS # theirs\n');
+    await typedSave(id, 1, yaml, [], theirs);
+    const mineTyped = yaml.replace('    name: Shop for iOS\n', '    name: "Rocket"\n');
+    const result = await typedSave(
+      id,
+      1,
+      yaml,
+      [op.updateApp({ id: 'ios-app', name: 'Rocket' })],
+      mineTyped,
+    );
+    expect(result).toMatchObject({ merged_revisions: [2], text_rebased: false });
+    const saved = (await ok(service, admin, 'getConfig', { params: { id } })).yaml;
+    expect(saved).toContain('name: Rocket');
+    expect(saved).not.toContain('"Rocket"');
+  });
+
+  it('says nothing of the text for a merge without edit_text, or an edit at the current revision', async () => {
+    const { id, yaml } = await draft();
+    const plain = await editOk(service, admin, {
+      config_id: id,
+      base_revision: 1,
+      operations: [op.set('/notes', 'plain')],
+      summary: 'Plain',
+    });
+    expect(plain).not.toHaveProperty('text_rebased');
+    const merged = await editOk(service, admin, {
+      config_id: id,
+      base_revision: 1,
+      operations: [op.updateApp({ id: 'ios-app', name: 'iOS' })],
+      summary: 'Merged',
+    });
+    expect(merged.merged_revisions).toEqual([2]);
+    expect(merged).not.toHaveProperty('text_rebased');
+    expect(yaml).toContain('Shop for iOS');
+  });
+});

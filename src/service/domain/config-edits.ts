@@ -11,7 +11,13 @@ import type {
 } from '../../contract/config-edit';
 import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
 import type { ConfigSummary } from '../../contract/configs';
-import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
+import {
+  actionKeyOf,
+  isLifecycleAction,
+  itemsOf,
+  type Operation,
+  type TextChange,
+} from '../../contract/operations';
 import type { ValidationReport } from '../../contract/validation';
 import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
@@ -248,6 +254,7 @@ export class ConfigEdits {
       by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
       at: entry.at,
       operations: entry.operations,
+      ...(entry.text_changes ? { textChanges: entry.text_changes } : {}),
     }));
   }
 
@@ -337,6 +344,8 @@ interface ComputedEdit {
   readonly appliedRanges: AppliedRange[];
   readonly mergedRevisions: readonly number[];
   readonly movedOperations?: readonly Operation[];
+  readonly textChanges: readonly TextChange[];
+  readonly textRebased?: boolean;
 }
 
 /** The config an edit applies to: `config_id`, else the live config. */
@@ -377,6 +386,7 @@ function storeEdit(
       // As applied: replaying the history rebuilds each revision, for later merges.
       computed.movedOperations ?? request.operations,
       appliedPaths,
+      computed.textChanges,
     );
   const result = (
     kind: ConfigKind,
@@ -445,6 +455,7 @@ function editResult(
     applied_paths: computed.appliedPaths,
     applied_ranges: computed.appliedRanges,
     merged_revisions: [...computed.mergedRevisions],
+    ...(computed.textRebased === undefined ? {} : { text_rebased: computed.textRebased }),
     config,
     validation: computed.report,
   };

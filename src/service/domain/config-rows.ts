@@ -4,7 +4,7 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
-import type { Operation } from '../../contract/operations';
+import type { Operation, TextChange } from '../../contract/operations';
 import type { ValidationReport } from '../../contract/validation';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
 
@@ -49,6 +49,7 @@ export function history(
   summary: string | null,
   operations: readonly Operation[],
   appliedPaths: readonly string[],
+  textChanges?: readonly TextChange[],
 ): HistoryRecord {
   return {
     account_id: principal.account.id,
@@ -62,6 +63,7 @@ export function history(
     actor_email: principal.user.email,
     operations,
     applied_paths: appliedPaths,
+    ...(textChanges ? { text_changes: textChanges } : {}),
   };
 }
 

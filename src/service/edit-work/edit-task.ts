@@ -6,13 +6,14 @@
 import type { Document } from 'yaml';
 import type { AppliedRange } from '../../contract/config-edit';
 import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
-import type { Operation } from '../../contract/operations';
+import { actionKeyOf, type Operation, type TextChange } from '../../contract/operations';
 import type { ValidationReport, ValidationSource } from '../../contract/validation';
 import { applyEdit } from '../../configs/edit';
 import { judgeMerge, type NewerEdit } from '../../configs/merge/merge-edits';
 import { applyOperations } from '../../configs/operations/apply-operations';
 import type { OperationRefusal } from '../../configs/operations/refusal';
 import { parseConfig } from '../../configs/parse';
+import { rebaseTextChanges, textChangesBetween, textEditOf } from '../../configs/text-edit';
 import type { EditConflict } from '../../contract/problem';
 import { estimatedBytes, type DocumentCache } from './document-cache';
 
@@ -48,8 +49,15 @@ export type EditTaskResult =
       readonly appliedPaths: string[];
       readonly appliedRanges: AppliedRange[];
       readonly mergedRevisions: readonly number[];
-      /** The operations as applied, when a merge moved their positions (history keeps these). */
+      /**
+       * The operations as applied, when a merge moved their positions or carried the typed
+       * text over (history keeps these).
+       */
       readonly movedOperations?: readonly Operation[];
+      /** How the edit changed the text, for carrying a later typed text over this edit. */
+      readonly textChanges: readonly TextChange[];
+      /** A merged edit's typed text: carried over (true), or written by the service (false). */
+      readonly textRebased?: boolean;
       /** Whether the config's parsed document was in the cache (else it was parsed). */
       readonly cacheHit: boolean;
     }
@@ -64,8 +72,10 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
   const cached = cache.take(task.configId, task.text);
   if (!cached) cache.makeRoom(estimatedBytes(task.text));
   const config = cached ?? { parsed: parseConfig(task.text) };
+  const savedText = config.parsed.text;
   let operations = task.operations;
   let mergedRevisions: readonly number[] = [];
+  let textRebased: boolean | undefined;
   if (task.merge) {
     const merge = task.merge;
     const judgment = judgeMerge({
@@ -83,12 +93,18 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     // judgment rebased them (list positions moved to where the same items sit now).
     operations = judgment.operations;
     mergedRevisions = judgment.mergedRevisions;
+    const carried = carriedText(operations, merge.newer);
+    if (carried) ({ operations, textRebased } = carried);
   }
-  const result = applyEdit(config, operations, {
-    now: task.now,
-    source: task.source,
-    textFits: fitsInAConfig,
-  });
+  const options = { now: task.now, source: task.source, textFits: fitsInAConfig };
+  let result = applyEdit(config, operations, options);
+  if (textRebased && result.kind === 'refused' && result.refusal.code === 'text_mismatch') {
+    // Carried over, the typed text no longer says what the merged operations do: the
+    // service writes the text. The failed attempt changed the document, so parse again.
+    operations = withoutTypedText(operations);
+    textRebased = false;
+    result = applyEdit({ parsed: parseConfig(task.text) }, operations, options);
+  }
   if (result.kind === 'refused') return result;
   if (result.kind === 'too_large') return { kind: 'too_large', limitBytes: MAX_CONFIG_YAML_BYTES };
   // Kept for the next edit of the result; if it is never stored, its text matches nothing.
@@ -101,8 +117,35 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     appliedRanges: result.appliedRanges,
     mergedRevisions,
     ...(operations === task.operations ? {} : { movedOperations: operations }),
+    textChanges: textChangesBetween(savedText, result.text),
+    ...(textRebased === undefined ? {} : { textRebased }),
     cacheHit: cached !== undefined,
   };
+}
+
+function withoutTypedText(operations: readonly Operation[]): Operation[] {
+  return operations.filter((operation) => actionKeyOf(operation) !== 'edit_text');
+}
+
+/**
+ * A merged edit's `edit_text`, its changes (made on the text at the base revision) carried
+ * over the newer edits' changes to the text; dropped, so that the service writes the text,
+ * when they cannot be. Undefined when the edit has no `edit_text`.
+ */
+function carriedText(
+  operations: readonly Operation[],
+  newer: readonly NewerEdit[],
+): { operations: Operation[]; textRebased: boolean } | undefined {
+  const typed = textEditOf(operations);
+  if (!typed) return undefined;
+  const rebased = rebaseTextChanges(
+    typed.changes,
+    newer.map((edit) => edit.textChanges),
+  );
+  if (!rebased) return { operations: withoutTypedText(operations), textRebased: false };
+  const carried = [...operations];
+  carried[typed.operationIndex] = { edit_text: [{ changes: rebased }] };
+  return { operations: carried, textRebased: true };
 }
 
 /** The config at the base revision: the text it was copied from, with its edits replayed. */

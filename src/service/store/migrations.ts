@@ -196,4 +196,9 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   `,
   },
+  {
+    name: 'the text change each edit made, so that a typed text can be carried over a merge',
+    sqlite: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
+    postgres: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
+  },
 ];

@@ -66,7 +66,7 @@ const SQL = {
     'INSERT INTO live_configs (account_id, config_id) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id',
   getLive: 'SELECT config_id FROM live_configs WHERE account_id = $1',
   insertHistory:
-    'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+    'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths, text_changes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
   insertAudit:
     'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES ($1, $2, $3, $4, $5, $6)',
 } as const;
@@ -128,6 +128,7 @@ function historyStatement(entry: HistoryRecord): Statement {
       entry.actor_email,
       JSON.stringify(entry.operations),
       JSON.stringify(entry.applied_paths),
+      entry.text_changes ? JSON.stringify(entry.text_changes) : null,
     ],
   };
 }

@@ -2,7 +2,7 @@
 import type { Permission, Role } from '../../contract/auth-status';
 import type { ConfigKind } from '../../contract/config-edit';
 import type { HistoryAction } from '../../contract/configs';
-import type { Operation } from '../../contract/operations';
+import type { Operation, TextChange } from '../../contract/operations';
 import type { ValidationIssue } from '../../contract/validation';
 
 export interface AccountRecord {
@@ -76,6 +76,8 @@ export interface HistoryRecord {
   readonly actor_email: string | null;
   readonly operations: readonly Operation[];
   readonly applied_paths: readonly string[];
+  /** How the edit changed the config's text (against the text before it); absent: unknown. */
+  readonly text_changes?: readonly TextChange[];
 }
 
 export interface AuditRecord {

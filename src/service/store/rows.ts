@@ -78,5 +78,8 @@ export function toHistory(row: Row): HistoryRecord {
     actor_email: (row.actor_email as string | null) ?? null,
     operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
     applied_paths: JSON.parse(row.applied_paths as string) as string[],
+    ...(typeof row.text_changes === 'string'
+      ? { text_changes: JSON.parse(row.text_changes) as HistoryRecord['text_changes'] }
+      : {}),
   };
 }

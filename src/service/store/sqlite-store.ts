@@ -103,7 +103,7 @@ export class SqliteStore implements Store {
         'INSERT INTO live_configs (account_id, config_id) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id',
       ),
       insertHistory: db.prepare(
-        'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths) VALUES (@account_id, @config_id, @action, @at, @revision, @summary, @api_key_id, @api_key_name, @actor_email, @operations, @applied_paths)',
+        'INSERT INTO history (account_id, config_id, action, at, revision, summary, api_key_id, api_key_name, actor_email, operations, applied_paths, text_changes) VALUES (@account_id, @config_id, @action, @at, @revision, @summary, @api_key_id, @api_key_name, @actor_email, @operations, @applied_paths, @text_changes)',
       ),
       historyOf: db.prepare(
         'SELECT * FROM history WHERE account_id = ? AND config_id = ? ORDER BY seq DESC',
@@ -137,6 +137,7 @@ export class SqliteStore implements Store {
       ...entry,
       operations: JSON.stringify(entry.operations),
       applied_paths: JSON.stringify(entry.applied_paths),
+      text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
     });
   }
 
