@@ -46,12 +46,3 @@ export function editConflictsOf(error: unknown): readonly EditConflict[] | null 
     ? error.conflicts
     : null;
 }
-
-/**
- * False when a merged edit's typed text could not be carried onto the newer text, so the
- * service wrote the text itself. Read loosely: services before it say nothing.
- */
-export function textRebasedOf(result: ConfigEditResult): boolean | undefined {
-  const value: unknown = (result as { readonly text_rebased?: unknown }).text_rebased;
-  return typeof value === 'boolean' ? value : undefined;
-}

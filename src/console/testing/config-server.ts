@@ -4,9 +4,8 @@
  * validated with the real config domain, so reports, ranges and revisions are the service's.
  *
  * An edit with `base_revision` is judged by the real merge judge against the edits since,
- * kept with their operations per config. Its typed text (`edit_text`) is carried onto the
- * newer text by a simpler rule than the service's: when none of its changes meets the one
- * span where the texts differ; otherwise the text is written (`text_rebased: false`).
+ * kept per config with their operations and the stretch of text each changed, and its typed
+ * text is carried over those as the service carries it (`text_rebased`).
  */
 import type { HttpHandler } from 'msw';
 import {
@@ -17,7 +16,7 @@ import {
   validateConfigText,
 } from '../../configs';
 import { judgeMerge, type NewerEdit } from '../../configs/merge/merge-edits';
-import { textChangesBetween } from '../../configs/text-edit';
+import { rebaseTextChanges, textChangesBetween } from '../../configs/text-edit';
 import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import {
@@ -27,12 +26,7 @@ import {
   type HistoryEntry,
 } from '../../contract/configs';
 import { contract, type EndpointName } from '../../contract/endpoints';
-import {
-  actionKeyOf,
-  isLifecycleAction,
-  type Operation,
-  type TextChange,
-} from '../../contract/operations';
+import { actionKeyOf, isLifecycleAction, type Operation } from '../../contract/operations';
 import { problemOf, problemTypeUri } from '../../contract/problem';
 import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
 import { ADMIN_STATUS } from './test-utils';
@@ -94,32 +88,6 @@ export interface ConfigServerOptions {
   readonly status?: AuthStatus;
   /** False: a server with only the core endpoints (of the configs', only the edit). */
   readonly offersConfigs?: boolean;
-  /**
-   * False: like a service that cannot carry typed text across a merge, whose judge takes an
-   * `edit_text` as touching the whole config (so any newer edit conflicts with it).
-   */
-  readonly mergesTypedText?: boolean;
-}
-
-/** Typed text changes made on `baseText`, moved onto `currentText`; null where they meet. */
-function rebasedText(
-  changes: readonly TextChange[],
-  baseText: string,
-  currentText: string,
-): TextChange[] | null {
-  const [theirs] = textChangesBetween(baseText, currentText);
-  if (!theirs) return [...changes];
-  const start = theirs.offset;
-  const end = theirs.offset + theirs.delete_count;
-  const shift = theirs.insert.length - theirs.delete_count;
-  const moved: TextChange[] = [];
-  for (const change of changes) {
-    const changeEnd = change.offset + change.delete_count;
-    if (changeEnd < start) moved.push(change);
-    else if (change.offset > end) moved.push({ ...change, offset: change.offset + shift });
-    else return null;
-  }
-  return moved;
 }
 
 export class ConfigServer {
@@ -134,16 +102,13 @@ export class ConfigServer {
   private readonly texts = new Map<string, string>();
   /** Each config's edits, oldest first: what a merge is judged against. */
   private readonly history = new Map<string, (NewerEdit & { summary?: string })[]>();
-  private readonly mergesTypedText: boolean;
   private readonly email: string;
 
   constructor({
     liveYaml = LIVE_YAML,
     status = ADMIN_STATUS,
     offersConfigs = true,
-    mergesTypedText = true,
   }: ConfigServerOptions = {}) {
-    this.mergesTypedText = mergesTypedText;
     this.email = status.email ?? status.api_key_name ?? 'API key';
     const live = recordOf({
       id: 'cfg_live',
@@ -216,6 +181,7 @@ export class ConfigServer {
     record: ConfigRecord,
     edit: { by: string; operations: readonly Operation[]; summary?: string | undefined },
   ): void {
+    const before = this.configs.get(record.id)?.yaml ?? '';
     this.configs.set(record.id, record);
     this.texts.set(`${record.id}:${record.revision}`, record.yaml);
     const { summary, ...rest } = edit;
@@ -224,6 +190,7 @@ export class ConfigServer {
       ...rest,
       revision: record.revision,
       at: EDITED_AT,
+      textChanges: textChangesBetween(before, record.yaml),
       ...(summary === undefined ? {} : { summary }),
     });
     this.history.set(record.id, entries);
@@ -249,18 +216,9 @@ export class ConfigServer {
       const detail = `The config ${target.id} is at revision ${target.revision}: base_revision ${base} is not one of its revisions`;
       return { problem: problemOf('invalid_request', detail) };
     }
-    const typed = body.operations.find((operation) => 'edit_text' in operation);
-    const judged = this.mergesTypedText
-      ? body.operations.filter((operation) => operation !== typed)
-      : body.operations;
     const judgment = judgeMerge({
-      mine: judged,
-      newer: this.mergesTypedText
-        ? newer.map((edit) => ({
-            ...edit,
-            operations: edit.operations.filter((operation) => !('edit_text' in operation)),
-          }))
-        : newer,
+      mine: body.operations,
+      newer,
       base: () => parseConfig(baseText).document,
       current: () => parseConfig(target.yaml).document,
     });
@@ -275,17 +233,22 @@ export class ConfigServer {
     }
     const mergedRevisions = [...judgment.mergedRevisions];
     const operations = [...judgment.operations];
-    if (!typed || !('edit_text' in typed) || !this.mergesTypedText) {
+    const typed = operations.findIndex((operation) => 'edit_text' in operation);
+    const text = operations[typed];
+    if (!text || !('edit_text' in text) || !text.edit_text[0]) {
       return { operations, mergedRevisions };
     }
-    const [text] = typed.edit_text;
-    const moved = text && rebasedText(text.changes, baseText, target.yaml);
-    if (!moved) return { operations, mergedRevisions, textRebased: false };
-    return {
-      operations: [...operations, { edit_text: [{ changes: moved }] }],
-      mergedRevisions,
-      textRebased: true,
-    };
+    const moved = rebaseTextChanges(
+      text.edit_text[0].changes,
+      newer.map((edit) => edit.textChanges),
+    );
+    // Not carried: the text is written from the merged operations.
+    if (!moved) {
+      operations.splice(typed, 1);
+      return { operations, mergedRevisions, textRebased: false };
+    }
+    operations[typed] = { edit_text: [{ changes: moved }] };
+    return { operations, mergedRevisions, textRebased: true };
   }
 
   /** Someone else makes the config `id` live. */
@@ -386,7 +349,7 @@ export class ConfigServer {
         this.texts.set(`${result.id}:${result.revision}`, result.yaml);
       }
     }
-    const edited: ConfigEditResult & { text_rebased?: boolean } = {
+    const edited: ConfigEditResult = {
       id: result.id,
       account_id: 'acc_1',
       kind: result.kind,

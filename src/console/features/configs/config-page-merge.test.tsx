@@ -89,22 +89,21 @@ describe('the editor page: edits that merge', () => {
     expect(textarea.value).toContain('name: Checkout 2');
   });
 
-  it('saves the meaning when the service will not carry the typed text across a merge', async () => {
-    const { server, textarea } = await openDraft(new ConfigServer({ mergesTypedText: false }));
+  it('says so when the typed text could not be carried over the newer edit', async () => {
+    const { server, textarea } = await openDraft();
     typeText(textarea, RENAMED);
-    server.saveElsewhere('cfg_d', ANDROID);
+    // One stretch of their text, from the first line to the last, takes in the rename.
+    server.saveElsewhere('cfg_d', ANDROID.replace('# Apps\n', '# All apps\n'));
     await save('Rename checkout');
     expect(
-      await screen.findByText(/^Saved: revision 3\. Merged with .*could not be carried onto/),
+      await screen.findByText(
+        "Saved: revision 3. Merged with ana@example.com's edit (revision 2). Your formatting could not be kept, so the service wrote the text: your typed changes meet the newer edits' changes to the text.",
+      ),
     ).toBeTruthy();
-    // Refused for the text alone (the person did not change the platform), then saved.
-    expect(server.edits.map(({ body }) => body.operations.map((o) => Object.keys(o)[0]))).toEqual([
-      ['update_app', 'edit_text'],
-      ['update_app'],
-    ]);
-    expect(server.get('cfg_d').yaml).toContain('name: Checkout 2');
-    expect(server.get('cfg_d').yaml).toContain('platform: android');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    const saved = server.get('cfg_d').yaml;
+    expect(saved).toContain('name: Checkout 2');
+    expect(saved).toContain('platform: android');
+    expect(textarea.value).toBe(saved);
   });
 });
 

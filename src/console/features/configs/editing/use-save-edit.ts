@@ -5,17 +5,12 @@
  * (the editor is read-only), `data` says how it ended, `error` why it failed.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { deepEqual, type EditorOperationsResult } from '../../../../configs';
+import type { EditorOperationsResult } from '../../../../configs';
 import type { ConfigEditRequest } from '../../../../contract/config-edit';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
-import {
-  editConfig,
-  editConflictsOf,
-  textRebasedOf,
-  type EditConfigOutput,
-} from '../../../api/edit-config';
+import { editConfig, editConflictsOf, type EditConfigOutput } from '../../../api/edit-config';
 import { LIVE } from '../../../api/get-config';
 import { configHistoryQueryOptions } from '../api/get-config-history';
 import { editToPost } from './edit-request';
@@ -54,8 +49,8 @@ export interface MergedWith {
   readonly authors: readonly string[] | null;
 }
 
-export const TEXT_NOT_CARRIED =
-  'Your formatting could not be carried onto the newer version, so the service wrote the text.';
+/** Why a merged save's typed text was not kept, as the save notice ends it. */
+export const TEXT_NOT_CARRIED = "your typed changes meet the newer edits' changes to the text.";
 
 function listed(items: readonly string[]): string {
   return items.length < 2
@@ -96,16 +91,6 @@ async function authorsOf(
   } catch {
     return null;
   }
-}
-
-/**
- * Refused only because of the typed text: some field both are said to have changed is one
- * the person's operations left as it was, which only their `edit_text` can touch (a service
- * that cannot carry typed text across a merge takes it as touching everything).
- */
-function refusedForTheText(error: unknown): boolean {
-  const conflicts = editConflictsOf(error);
-  return conflicts !== null && conflicts.some((field) => deepEqual(field.mine, field.base));
 }
 
 /** The service would not take the typed text as saying what the operations say. */
@@ -186,13 +171,13 @@ export function useSaveEdit({
         output = await post(operations);
       } catch (error) {
         // The meaning is what matters: save it, the service writing the text, and say so.
-        const textOnly = isTextMismatch(error) || refusedForTheText(error);
-        if (!textOnly || edit.meaning.length === 0) throw error;
-        textRefused = isTextMismatch(error) ? error.detail : TEXT_NOT_CARRIED;
+        if (!isTextMismatch(error) || edit.meaning.length === 0) throw error;
+        textRefused = error.detail;
         operations = edit.meaning;
         output = await post(operations);
       }
-      if (textRebasedOf(output.result) === false) textRefused = TEXT_NOT_CARRIED;
+      // Merged, and the typed text met the others' changes: the service wrote the text.
+      if (output.result.text_rebased === false) textRefused = TEXT_NOT_CARRIED;
       const revisions = output.result.merged_revisions;
       const merged =
         revisions.length === 0
