@@ -1,8 +1,8 @@
 /**
  * The config editor's journeys (docs/console.md, "Configs and the editor"): a person
  * opens a config, types YAML into Monaco, saves, and sees every problem where it is; drafts
- * are published and rolled back; two people editing one draft meet the 412 dialog; leaving
- * with unsaved edits asks first.
+ * are published and rolled back; a version going live while the live config is edited
+ * opens the 412 dialog; leaving with unsaved edits asks first.
  *
  * Every test works in the Initech account (seed.configsAccount), on a draft of its own made
  * through the API or by its first save, with ids and labels of its own, so tests do not
@@ -555,76 +555,69 @@ async function liveCell(page: Page, label: string): Promise<Locator> {
     .nth(index);
 }
 
-test.describe('two people edit the same draft', () => {
-  async function twoEditors(page: Page, seed: Parameters<typeof ConfigApi.of>[0], other: Page) {
+// Drafts merge concurrent edits (editor-merge.spec.ts); the live config's page names the
+// config it shows (If-Match), so another version going live meanwhile answers 412.
+test.describe('another version goes live while a person edits the live config', () => {
+  async function editWhileAnotherGoesLive(page: Page, seed: Parameters<typeof ConfigApi.of>[0]) {
     const api = ConfigApi.of(seed);
     const suffix = uniqueSuffix();
-    const draft = await api.createDraft(`Shared ${suffix}`, [
-      { id: `shared-${suffix}`, name: 'Shared', platform: 'web' },
-    ]);
-    await connectAs(other, seed.keys.configsEditor);
-    await openConfig(page, draft);
-    await openConfig(other, draft);
+    const live = await api.live();
+    await page.goto('/configs/live');
+    await expect(h1(page)).toHaveText(live.label);
+    await expectEditorText(page, live.yaml);
 
-    // The first person saves an app of theirs: revision 2.
+    // Someone else publishes a version with an app of theirs.
     const first = { id: `first-${suffix}`, name: 'First', platform: 'web' };
-    await typeIntoEditor(page, withApp(draft.yaml, first));
-    await saveDraft(page, 'Add the first app');
-    await expect(notice(page, 'Saved: revision 2.')).toBeVisible();
+    const draft = await api.createDraft(`Newer ${suffix}`, [first]);
+    const newer = await api.publish(draft.id, `Newer ${suffix}`);
 
-    // The second, still on revision 1, saves another: the 412 dialog.
+    // The person, still on the version they opened, saves another: the 412 dialog.
     const second = { id: `second-${suffix}`, name: 'Second', platform: 'ios' };
-    await typeIntoEditor(other, withApp(draft.yaml, second));
-    await saveDraft(other, 'Add the second app');
-    const dialog = other.getByRole('dialog', { name: 'This config has changed' });
+    await typeIntoEditor(page, withApp(live.yaml, second));
+    await saveDraft(page, 'Add the second app');
+    const dialog = page.getByRole('dialog', { name: 'This config has changed' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
-    return { api, draft, first, second, dialog };
+    return { api, newer, first, second, dialog };
   }
 
-  test('"Reload the newer version" shows the other person\'s text', async ({
+  test('"Reload the newer version" shows the version now live', async ({
     page,
     seed,
-    newContext,
     consoleErrors,
   }) => {
     consoleErrors.allowFailedRequest(412, '/api/v1/config/edit');
-    const other = await (await newContext()).newPage();
-    const { api, draft, first, second, dialog } = await twoEditors(page, seed, other);
+    const { newer, first, second, dialog } = await editWhileAnotherGoesLive(page, seed);
 
     await dialog.getByRole('button', { name: 'Reload the newer version' }).click();
     await expect(dialog).toBeHidden();
-    const current = await api.get(draft.id);
-    expect(current.revision).toBe(2);
-    await expectEditorText(other, current.yaml);
-    const ids = appIds(await currentEditorState(other).then((s) => s.value));
+    await expect(h1(page)).toHaveText(newer.label);
+    await expectEditorText(page, newer.yaml);
+    const ids = appIds(await currentEditorState(page).then((s) => s.value));
     expect(ids).toContain(first.id);
     expect(ids).not.toContain(second.id);
-    await expect(other.getByText(/revision 2\b/).first()).toBeVisible();
   });
 
-  test('"Re-apply my edit" keeps both changes and saves', async ({
+  test('"Re-apply my edit" keeps both changes and saves them as a new draft', async ({
     page,
     seed,
-    newContext,
     consoleErrors,
   }) => {
     consoleErrors.allowFailedRequest(412, '/api/v1/config/edit');
-    const other = await (await newContext()).newPage();
-    const { api, draft, first, second, dialog } = await twoEditors(page, seed, other);
+    const { api, newer, first, second, dialog } = await editWhileAnotherGoesLive(page, seed);
 
     await dialog.getByRole('button', { name: 'Re-apply my edit' }).click();
     await expect(dialog).toBeHidden();
     // The edit now sits on top of the newer version, to be reviewed and saved.
     await expect
-      .poll(async () => appIds((await editorState(other))?.value ?? ''))
+      .poll(async () => appIds((await editorState(page))?.value ?? ''))
       .toEqual(expect.arrayContaining([first.id, second.id]));
-    await saveDraft(other, 'Add the second app');
-    await expect(notice(other, 'Saved: revision 3.')).toBeVisible();
-    const current = await api.get(draft.id);
-    expect(current.revision).toBe(3);
-    expect(appIds(current.yaml)).toEqual(expect.arrayContaining([first.id, second.id]));
-    await expectEditorText(other, current.yaml);
+    await saveDraft(page, 'Add the second app');
+    await expect(notice(page, `Saved as a new draft from ${newer.label}.`)).toBeVisible();
+    await expect(page).toHaveURL(DRAFT_URL);
+    const saved = await api.get(configIdOf(page));
+    expect(appIds(saved.yaml)).toEqual(expect.arrayContaining([first.id, second.id]));
+    await expectEditorText(page, saved.yaml);
   });
 });
 

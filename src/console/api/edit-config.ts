@@ -1,12 +1,16 @@
 /**
- * `POST /config/edit`: the person's edit as operations, with `If-Match` naming the revision
- * the edit was made on (a newer one answers 412 and nothing changes).
+ * `POST /config/edit`: the person's edit as operations, with the revision it was made on.
+ * Sent as If-Match, a newer revision answers 412 and nothing changes; sent as
+ * `base_revision` in the body, the server merges the edit with the edits since, or answers
+ * 409 `edit_conflict` naming each field both changed.
  */
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import { etagOf } from '../../contract/configs';
-import { callApi } from '../lib/api-client';
+import type { EditConflict } from '../../contract/problem';
+import { ApiProblem, callApi } from '../lib/api-client';
 
 export interface EditConfigInput {
+  /** With `base_revision` to merge; then `revision` must be null. */
   readonly request: ConfigEditRequest;
   /** The target's revision when known: sent as If-Match. */
   readonly revision: number | null;
@@ -34,4 +38,11 @@ export async function editConfig({
     headers: ifMatch === null ? {} : { 'If-Match': ifMatch },
   });
   return { result: response.data };
+}
+
+/** The fields an edit sent with `base_revision` and a newer edit both changed; null: not that. */
+export function editConflictsOf(error: unknown): readonly EditConflict[] | null {
+  return error instanceof ApiProblem && error.status === 409 && error.code === 'edit_conflict'
+    ? error.conflicts
+    : null;
 }

@@ -13,6 +13,7 @@ import {
   handleOperationsRequest,
   OperationsSession,
   reapplyEdit,
+  resolveEdit,
 } from './operations-handler';
 
 const BASE = `# Apps
@@ -120,5 +121,48 @@ describe('re-applying an edit on a newer text (412)', () => {
       status: 'changed',
       operations: [{ update_app: [{ id: 'checkout', name: 'Checkout 2' }] }],
     });
+  });
+});
+
+describe('resolving an edit that conflicts with a newer one (409)', () => {
+  const CHECKOUT = '  - id: checkout\n    name: Checkout\n    platform: web\n';
+  const newer = BASE.replace('platform: ios', 'platform: android');
+  const textOf = (result: ReturnType<typeof resolveEdit>) =>
+    result.status === 'applied' ? result.text : result.status;
+
+  it('sets each field as chosen, on top of both edits', () => {
+    const edited = BASE.replace('platform: ios', 'platform: web').replace('Checkout', 'Till');
+    const field = { path: '/apps/1/platform', value: 'web', theirs: false };
+    expect(textOf(resolveEdit(BASE, edited, newer, [field]))).toBe(
+      BASE.replace('Checkout', 'Till').replace('platform: ios', 'platform: web'),
+    );
+    const kept = { ...field, value: 'android', theirs: true };
+    expect(textOf(resolveEdit(BASE, edited, newer, [kept]))).toBe(
+      newer.replace('Checkout', 'Till'),
+    );
+  });
+
+  it('follows an app the person moved by its id', () => {
+    // The person deleted the first app: the iOS app is now the first.
+    const edited = BASE.replace(CHECKOUT, '').replace('platform: ios', 'platform: web');
+    const kept = { path: '/apps/1/platform', value: 'android', theirs: true };
+    expect(textOf(resolveEdit(BASE, edited, newer, [kept]))).toBe(newer.replace(CHECKOUT, ''));
+  });
+
+  it("leaves out the person's change to an app the newer edit deleted, when theirs is kept", () => {
+    const deleted = BASE.replace(CHECKOUT, '');
+    const edited = BASE.replace('name: Checkout', 'name: Till');
+    const kept = { path: '/apps/0/name', theirs: true };
+    expect(resolveEdit(BASE, edited, deleted, [kept])).toEqual({ status: 'unchanged' });
+    // Mine has nowhere to go: refused, in words (the person's text stays in the editor).
+    const mine = { path: '/apps/0/name', value: 'Till', theirs: false };
+    expect(resolveEdit(BASE, edited, deleted, [mine])).toMatchObject({ status: 'refused' });
+  });
+
+  it('removes a field where the chosen side has none', () => {
+    const edited = BASE.replace('    settings:\n      onboarding: true\n', '');
+    const changed = BASE.replace('onboarding: true', 'onboarding: false');
+    const mine = { path: '/apps/1/settings/onboarding', theirs: false };
+    expect(textOf(resolveEdit(BASE, edited, changed, [mine]))).not.toContain('onboarding');
   });
 });

@@ -25,6 +25,17 @@ export type OperationsRequest =
       readonly newBaseText: string;
     }
   | {
+      /**
+       * After a 409 edit_conflict: the person's edit applied onto the newer text, then each
+       * field both changed set to the value the person chose for it.
+       */
+      readonly kind: 'resolve';
+      readonly oldBaseText: string;
+      readonly editedText: string;
+      readonly newBaseText: string;
+      readonly fields: readonly ChosenField[];
+    }
+  | {
       /** The saved text the next diffs are against: parse it now, while the person reads. */
       readonly kind: 'prime';
       readonly text: string;
@@ -34,6 +45,16 @@ export type OperationsRequest =
       readonly kind: 'contents';
       readonly text: string;
     };
+
+/** A conflicting field and the value chosen for it. */
+export interface ChosenField {
+  /** Where the conflict named it: in the newer text, else in the text the edit was made on. */
+  readonly path: string;
+  /** Absent: the field is removed. */
+  readonly value?: unknown;
+  /** The newer edit's value was chosen: the person's change there may be dropped. */
+  readonly theirs: boolean;
+}
 
 export type ReapplyResult =
   | Extract<EditorOperationsResult, { status: 'syntax_error' }>
@@ -46,6 +67,7 @@ export type ReapplyResult =
 export interface OperationsResults {
   readonly diff: EditorOperationsResult;
   readonly reapply: ReapplyResult;
+  readonly resolve: ReapplyResult;
   readonly prime: null;
   readonly contents: ConfigContents | null;
 }

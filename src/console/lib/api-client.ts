@@ -21,6 +21,7 @@ import {
 import {
   problemSchema,
   UNAUTHENTICATED_CODES,
+  type EditConflict,
   type Problem,
   type ProblemFieldError,
   type UnauthenticatedCode,
@@ -38,6 +39,8 @@ export class ApiProblem extends Error {
   readonly detail: string;
   readonly errors: readonly ProblemFieldError[];
   readonly validation: ValidationReport | undefined;
+  /** For `edit_conflict`: each field both edits changed. */
+  readonly conflicts: readonly EditConflict[];
   /** The `WWW-Authenticate` challenge of a 401 or 403. */
   readonly challenge: string | undefined;
   /** Seconds to wait, from `Retry-After` (429). */
@@ -57,6 +60,7 @@ export class ApiProblem extends Error {
     this.detail = problem.detail;
     this.errors = problem.errors ?? [];
     this.validation = problem.validation;
+    this.conflicts = problem.conflicts ?? [];
     this.challenge = headers.challenge;
     this.retryAfterSeconds = headers.retryAfterSeconds;
   }

@@ -82,4 +82,53 @@ describe('the in-memory config server', () => {
       }),
     ).resolves.toMatchObject({ kind: 'draft' });
   });
+
+  it('merges an edit made on an older revision, or names the fields both changed', async () => {
+    const server = serve();
+    server.add({ id: 'cfg_d', label: 'Draft' });
+    server.saveElsewhere('cfg_d', LIVE_YAML.replace('platform: web', 'platform: ios'), 'ana@x.io');
+    const rename = (name: string, extra: object = {}) =>
+      apiRequest('editConfig', {
+        body: {
+          config_id: 'cfg_d',
+          operations: [{ update_app: [{ id: 'checkout', name, ...extra }] }],
+          summary: 'Rename',
+          base_revision: 1,
+        },
+      });
+    await expect(rename('Till')).resolves.toMatchObject({ revision: 3, merged_revisions: [2] });
+    expect(server.get('cfg_d').yaml).toBe(
+      LIVE_YAML.replace('platform: web', 'platform: ios').replace('Checkout', 'Till'),
+    );
+    await expect(rename('Shop', { platform: 'android' })).rejects.toMatchObject({
+      status: 409,
+      code: 'edit_conflict',
+      conflicts: [
+        { path: '/apps/0/name', base: 'Checkout', theirs: 'Till', mine: 'Shop', revision: 3 },
+        { path: '/apps/0/platform', base: 'web', theirs: 'ios', mine: 'android', by: 'ana@x.io' },
+      ],
+    });
+    expect(server.get('cfg_d').revision).toBe(3);
+    // Who made each revision, as the console names them after a merge.
+    expect(
+      (await apiRequest('getConfigHistory', { params: { id: 'cfg_d' } })).map((entry) => [
+        entry.revision,
+        entry.actor_email,
+      ]),
+    ).toEqual([
+      [3, 'ada@example.com'],
+      [2, 'ana@x.io'],
+    ]);
+    await expect(
+      apiRequest('editConfig', {
+        body: {
+          config_id: 'cfg_d',
+          operations: [{ update_app: [{ id: 'checkout', name: 'X' }] }],
+          summary: 'Both',
+          base_revision: 3,
+        },
+        headers: { 'If-Match': '"3"' },
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+  });
 });

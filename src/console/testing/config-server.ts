@@ -2,14 +2,31 @@
  * An account's configs in memory, served over the contract's handlers (msw-contract.ts) for
  * the component tests of pages that read and edit configs. Edits are applied, written and
  * validated with the real config domain, so reports, ranges and revisions are the service's.
+ *
+ * An edit with `base_revision` is judged by the real merge judge against the edits since,
+ * kept per config with their operations and the stretch of text each changed, and its typed
+ * text is carried over those as the service carries it (`text_rebased`).
  */
 import type { HttpHandler } from 'msw';
-import { applyEdit, configJsonSchema, parseConfig, validateConfigText } from '../../configs';
+import {
+  applyEdit,
+  configJsonSchema,
+  editorTextToOperations,
+  parseConfig,
+  validateConfigText,
+} from '../../configs';
+import { judgeMerge, type NewerEdit } from '../../configs/merge/merge-edits';
+import { rebaseTextChanges, textChangesBetween } from '../../configs/text-edit';
 import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
-import { etagOf, type ConfigRecord, type ConfigSummary } from '../../contract/configs';
+import {
+  etagOf,
+  type ConfigRecord,
+  type ConfigSummary,
+  type HistoryEntry,
+} from '../../contract/configs';
 import { contract, type EndpointName } from '../../contract/endpoints';
-import { actionKeyOf, isLifecycleAction } from '../../contract/operations';
+import { actionKeyOf, isLifecycleAction, type Operation } from '../../contract/operations';
 import { problemOf, problemTypeUri } from '../../contract/problem';
 import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
 import { ADMIN_STATUS } from './test-utils';
@@ -81,12 +98,18 @@ export class ConfigServer {
   /** For `server.use(...)`. */
   readonly handlers: readonly HttpHandler[];
   private nextId = 1;
+  /** Each config's text at each revision it had here, by `id:revision`. */
+  private readonly texts = new Map<string, string>();
+  /** Each config's edits, oldest first: what a merge is judged against. */
+  private readonly history = new Map<string, (NewerEdit & { summary?: string })[]>();
+  private readonly email: string;
 
   constructor({
     liveYaml = LIVE_YAML,
     status = ADMIN_STATUS,
     offersConfigs = true,
   }: ConfigServerOptions = {}) {
+    this.email = status.email ?? status.api_key_name ?? 'API key';
     const live = recordOf({
       id: 'cfg_live',
       kind: 'published',
@@ -118,13 +141,119 @@ export class ConfigServer {
       base_config_id: kind === 'draft' ? this.liveId : null,
       yaml: fields.yaml ?? this.get(this.liveId).yaml,
     });
-    this.configs.set(fields.id, { ...made, ...fields });
+    const record = { ...made, ...fields };
+    this.configs.set(fields.id, record);
+    this.texts.set(`${record.id}:${record.revision}`, record.yaml);
   }
 
-  /** Someone else saves `yaml` to a config (its revision goes up). */
-  saveElsewhere(id: string, yaml: string): void {
+  /**
+   * Someone else (`by`) saves `yaml` to a config: its revision goes up, and the history
+   * keeps the edit as the operations the editor would have posted for it.
+   */
+  saveElsewhere(id: string, yaml: string, by = 'ana@example.com'): void {
     const record = this.get(id);
-    this.configs.set(id, recordOf({ ...record, yaml, revision: record.revision + 1 }));
+    const edit = editorTextToOperations(record.yaml, yaml);
+    const operations = edit.status === 'changed' ? edit.operations : [];
+    this.store(
+      { ...recordOf({ ...record, yaml, revision: record.revision + 1 }), updated_at: EDITED_AT },
+      { by, operations },
+    );
+  }
+
+  /** A config's history entries, newest first. */
+  historyOf(id: string): HistoryEntry[] {
+    return (this.history.get(id) ?? [])
+      .map(({ revision, by, at, operations, summary }) => ({
+        at,
+        action: 'edit' as const,
+        config_id: id,
+        revision,
+        ...(summary === undefined ? {} : { summary }),
+        ...(by.includes('@') ? { actor_email: by } : { api_key_name: by }),
+        operations: [...operations],
+        applied_paths: [],
+      }))
+      .reverse();
+  }
+
+  /** `record` is the config's new revision, made by an edit. */
+  private store(
+    record: ConfigRecord,
+    edit: { by: string; operations: readonly Operation[]; summary?: string | undefined },
+  ): void {
+    const before = this.configs.get(record.id)?.yaml ?? '';
+    this.configs.set(record.id, record);
+    this.texts.set(`${record.id}:${record.revision}`, record.yaml);
+    const { summary, ...rest } = edit;
+    const entries = this.history.get(record.id) ?? [];
+    entries.push({
+      ...rest,
+      revision: record.revision,
+      at: EDITED_AT,
+      textChanges: textChangesBetween(before, record.yaml),
+      ...(summary === undefined ? {} : { summary }),
+    });
+    this.history.set(record.id, entries);
+  }
+
+  /**
+   * The edit's operations as they apply to the target now, with `text_rebased` when the
+   * typed text had to move; or the problem that refuses it.
+   */
+  private merged(
+    body: ConfigEditRequest,
+    target: ConfigRecord,
+  ):
+    | { operations: Operation[]; mergedRevisions: number[]; textRebased?: boolean }
+    | { problem: ReturnType<typeof problemOf> } {
+    const base = body.base_revision;
+    if (base === undefined || base === target.revision) {
+      return { operations: body.operations, mergedRevisions: [] };
+    }
+    const baseText = this.texts.get(`${target.id}:${base}`);
+    const newer = (this.history.get(target.id) ?? []).filter((edit) => edit.revision > base);
+    if (base > target.revision || baseText === undefined) {
+      const detail = `The config ${target.id} is at revision ${target.revision}: base_revision ${base} is not one of its revisions`;
+      return { problem: problemOf('invalid_request', detail) };
+    }
+    const judgment = judgeMerge({
+      mine: body.operations,
+      newer,
+      base: () => parseConfig(baseText).document,
+      current: () => parseConfig(target.yaml).document,
+    });
+    if (judgment.kind === 'base_unavailable') {
+      return { problem: problemOf('conflict', 'The base revision cannot be rebuilt') };
+    }
+    if (judgment.kind === 'conflict') {
+      const detail = `The edit touches what the edits since revision ${base} changed`;
+      return {
+        problem: problemOf('edit_conflict', detail, { conflicts: [...judgment.conflicts] }),
+      };
+    }
+    const mergedRevisions = [...judgment.mergedRevisions];
+    const operations = [...judgment.operations];
+    const typed = operations.findIndex((operation) => 'edit_text' in operation);
+    const text = operations[typed];
+    if (!text || !('edit_text' in text) || !text.edit_text[0]) {
+      return { operations, mergedRevisions };
+    }
+    const moved = rebaseTextChanges(
+      text.edit_text[0].changes,
+      newer.map((edit) => edit.textChanges),
+    );
+    // Not carried: the text is written from the merged operations.
+    if (!moved) {
+      operations.splice(typed, 1);
+      return { operations, mergedRevisions, textRebased: false };
+    }
+    operations[typed] = { edit_text: [{ changes: moved }] };
+    return { operations, mergedRevisions, textRebased: true };
+  }
+
+  /** Someone else makes the config `id` live. */
+  makeLive(id: string): void {
+    this.goLive(this.get(id));
   }
 
   /** `record` becomes the live config; a draft it was published from is used up. */
@@ -154,15 +283,28 @@ export class ConfigServer {
     this.edits.push({ body, ifMatch });
     const target = this.configs.get(body.config_id ?? this.liveId);
     if (!target) return { problem: problemOf('not_found', 'The config was not found') };
+    if (ifMatch !== null && body.base_revision !== undefined) {
+      return { problem: problemOf('invalid_request', 'Send If-Match or base_revision, not both') };
+    }
     const current = [etagOf(target.id, target.revision), `"${target.revision}"`];
     if (ifMatch !== null && !current.includes(ifMatch)) {
       const detail = `The config ${target.id} is at revision ${target.revision}`;
       return { problem: problemOf('precondition_failed', detail) };
     }
-    const applied = applyEdit({ parsed: parseConfig(target.yaml) }, body.operations, {
-      now: new Date(EDITED_AT),
-      source: { type: 'draft', name: 'Draft' },
-    });
+    const merge = this.merged(body, target);
+    if ('problem' in merge) return merge;
+    const apply = (operations: readonly Operation[]) =>
+      applyEdit({ parsed: parseConfig(target.yaml) }, operations, {
+        now: new Date(EDITED_AT),
+        source: { type: 'draft', name: 'Draft' },
+      });
+    let applied = apply(merge.operations);
+    let textRebased = merge.textRebased;
+    if (textRebased && applied.kind === 'refused') {
+      // The moved text does not say what the operations made: the text is written instead.
+      textRebased = false;
+      applied = apply(merge.operations.filter((operation) => !('edit_text' in operation)));
+    }
     if (applied.kind === 'too_large') {
       return { problem: problemOf('config_too_large', 'The config would be too large') };
     }
@@ -200,7 +342,12 @@ export class ConfigServer {
               base_config_id: target.id,
               yaml,
             });
-      this.configs.set(result.id, result);
+      if (result.id === target.id) {
+        this.store(result, { by: this.email, operations: merge.operations, summary });
+      } else {
+        this.configs.set(result.id, result);
+        this.texts.set(`${result.id}:${result.revision}`, result.yaml);
+      }
     }
     const edited: ConfigEditResult = {
       id: result.id,
@@ -210,10 +357,11 @@ export class ConfigServer {
       base_config_id: target.id,
       applied_paths: applied.appliedPaths,
       applied_ranges: applied.appliedRanges,
-      merged_revisions: [],
+      merged_revisions: merge.mergedRevisions,
       config: summaryOf(result),
       validation: result.validation,
       revision: result.revision,
+      ...(textRebased === undefined ? {} : { text_rebased: textRebased }),
     };
     return { status: 200, body: edited, headers: { ETag: etagOf(result.id, result.revision) } };
   }
@@ -241,7 +389,9 @@ export class ConfigServer {
       }),
       serve('getConfigSchema', () => ({ status: 200, body: { ...configJsonSchema } })),
       serve('getConfigHistory', ({ params }) =>
-        existing(params.id) ? { status: 200, body: [] } : notFound(params.id),
+        existing(params.id)
+          ? { status: 200, body: this.historyOf(params.id) }
+          : notFound(params.id),
       ),
       serve('deleteConfig', ({ params }) => {
         if (!this.configs.delete(params.id)) return notFound(params.id);

@@ -240,9 +240,10 @@ describe('the editor page: saving', () => {
     // The cache holds the config as the server says it is now (its times too), unrefetched.
     expect(queryClient.getQueryData(configsKeys.detail('cfg_d'))).toEqual(server.get('cfg_d'));
     expect(server.get('cfg_d').updated_at).toBe(EDITED_AT);
+    // Made on revision 4: the server merges it with any edit saved since.
     expect(server.edits[0]).toMatchObject({
-      ifMatch: '"4"',
-      body: { config_id: 'cfg_d', summary: 'iOS to desktop' },
+      ifMatch: null,
+      body: { config_id: 'cfg_d', summary: 'iOS to desktop', base_revision: 4 },
     });
     expect(textarea.value).toBe(typed);
     expect(server.get('cfg_d').yaml).toBe(typed);
@@ -296,50 +297,46 @@ describe('the editor page: saving', () => {
   });
 });
 
-describe('the editor page: a newer version (412)', () => {
-  function draftServer(): ConfigServer {
-    const server = new ConfigServer();
-    server.add({
-      id: 'cfg_d',
-      label: 'Shared draft',
-    });
-    return server;
+describe('the editor page: another config went live (412)', () => {
+  /** The live page's edit names the live config it showed; then another one goes live. */
+  async function editWhileAnotherGoesLive(server: ConfigServer, newer: string) {
+    open('/configs/live', server);
+    const textarea = await editor();
+    typeText(textarea, LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    server.add({ id: 'cfg_pub_9', label: 'Newer version', kind: 'published', yaml: newer });
+    server.makeLive('cfg_pub_9');
+    await save('Rename checkout');
+    return textarea;
   }
 
   it('re-applies the edit on top of the newer version, then saves it', async () => {
-    const server = draftServer();
-    open('/configs/cfg_d', server);
-    const textarea = await editor();
-    typeText(textarea, LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
-    server.saveElsewhere('cfg_d', LIVE_YAML.replace('platform: ios', 'platform: android'));
-    await save('Rename checkout');
+    const server = new ConfigServer();
+    const newer = LIVE_YAML.replace('platform: ios', 'platform: android');
+    const textarea = await editWhileAnotherGoesLive(server, newer);
 
     const dialog = await screen.findByRole('dialog', { name: 'This config has changed' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Re-apply my edit' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(textarea.value).toContain('name: Checkout 2');
     expect(textarea.value).toContain('platform: android');
-    expect(meta()).toContain('revision 2');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Newer version' })).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
-    expect(await screen.findByText('Saved: revision 3.')).toBeTruthy();
-    expect(server.edits.map((edit) => edit.ifMatch)).toEqual(['"1"', '"2"']);
-    expect(server.get('cfg_d').yaml).toContain('platform: android');
+    expect(await screen.findByText('Saved as a new draft from Newer version.')).toBeTruthy();
+    expect(server.edits.map((edit) => edit.ifMatch)).toEqual(['"cfg_live:1"', '"cfg_pub_9:1"']);
+    expect(server.get('cfg_draft_1').yaml).toContain('platform: android');
+    expect(server.get('cfg_draft_1').yaml).toContain('name: Checkout 2');
   });
 
   it('reloads the newer version, dropping the edit', async () => {
-    const server = draftServer();
-    open('/configs/cfg_d', server);
-    const textarea = await editor();
-    typeText(textarea, LIVE_YAML.replace('name: Checkout', 'name: Checkout 2'));
+    const server = new ConfigServer();
     const newer = LIVE_YAML.replace('platform: ios', 'platform: android');
-    server.saveElsewhere('cfg_d', newer);
-    await save('Rename checkout');
+    const textarea = await editWhileAnotherGoesLive(server, newer);
     const dialog = await screen.findByRole('dialog', { name: 'This config has changed' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reload the newer version' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(textarea.value).toBe(newer);
-    expect(meta()).toContain('revision 2');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Newer version' })).toBeTruthy();
   });
 });
 

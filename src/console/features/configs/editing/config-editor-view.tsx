@@ -21,12 +21,20 @@ import { NOTHING_TO_SAVE, OperationsPanel } from '../components/operations-panel
 import { ProblemsPanel } from '../components/problems-panel';
 import { PublishDialog } from '../components/publish-dialog';
 import { SaveBar } from '../components/save-bar';
+import { editConflictsOf } from '../../../api/edit-config';
 import { ConflictResolution } from './conflict-resolution';
-import { useEditSession } from './edit-session';
+import { useEditSession, type SessionConfig } from './edit-session';
+import { MergeResolution } from './merge-resolution';
 import { issueOriginsOf, issuesByOperation, type SavedEdit } from './issue-origins';
 import { arrivalState, highlightApplied, savedArrivalOf } from './saved-arrival';
 import { primeSavedText, useEditOperations } from './use-edit-operations';
-import { isConflict, saveAlertOf, useSaveEdit, type SaveEditOutcome } from './use-save-edit';
+import {
+  isStale,
+  mergedNoticeOf,
+  saveAlertOf,
+  useSaveEdit,
+  type SaveEditOutcome,
+} from './use-save-edit';
 import { useSaveShortcut } from './use-save-shortcut';
 import { useSummaryForm } from './use-summary-form';
 import { useAbTestSteps } from './use-ab-test-steps';
@@ -145,25 +153,35 @@ export function ConfigEditorView({
     dispatch({ type: 'saved', record });
     setLastSave({ edit, report: record.validation });
     summary.clear();
-    notify(`Saved: revision ${record.revision}.${textNote}`, textNote ? 'info' : 'success');
+    // A merge brought in someone else's edit: the text shown is now theirs and this one.
+    const mergeNote = outcome.merged ? ` ${mergedNoticeOf(outcome.merged)}` : '';
+    notify(
+      `Saved: revision ${record.revision}.${mergeNote}${textNote}`,
+      textNote || mergeNote ? 'info' : 'success',
+    );
     highlightApplied(handle, record.yaml, output.result.applied_ranges);
   }
 
-  function startSave(): void {
+  /** Saves the editor's text as an edit of `target`, whose saved text is `baseText`. */
+  function saveFrom(target: SessionConfig, baseText: string): void {
     const handle = editor.current;
     if (!handle || save.isPending || !canWrite) return;
-    const target = config;
-    const baseText = session.savedText;
     save.mutate(
       { target, baseText, editedText: handle.getText(), summary: summary.check },
       {
         onSuccess: (outcome) => onSaved(handle, outcome),
         onError: (error) => {
-          if (isConflict(error)) dispatch({ type: 'conflict', conflict: { target, baseText } });
+          const fields = editConflictsOf(error);
+          if (fields !== null) {
+            dispatch({ type: 'conflict', conflict: { target, baseText, fields } });
+          } else if (isStale(error)) {
+            dispatch({ type: 'conflict', conflict: { target, baseText } });
+          }
         },
       },
     );
   }
+  const startSave = () => saveFrom(config, session.savedText);
   useSaveShortcut(startSave);
 
   const onPublished = (published: ConfigRecord) => {
@@ -286,7 +304,20 @@ export function ConfigEditorView({
           onPublished={onPublished}
         />
       )}
-      {session.conflict && (
+      {session.conflict?.fields && (
+        <MergeResolution
+          conflict={session.conflict}
+          fields={session.conflict.fields}
+          editor={editor}
+          dark={dark}
+          dispatch={dispatch}
+          onResolved={(newer) => {
+            const { yaml, validation: _validation, ...target } = newer;
+            saveFrom(target, yaml);
+          }}
+        />
+      )}
+      {session.conflict && !session.conflict.fields && (
         <ConflictResolution
           routeId={routeId}
           conflict={session.conflict}

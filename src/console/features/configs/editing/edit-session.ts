@@ -1,10 +1,12 @@
 /**
  * The edit session of a config page in one place: the config the text was loaded from or
  * last saved to, its report, whether the editor holds unsaved edits, and a save refused
- * because a newer version exists (412). Every change is a named transition of one reducer.
+ * because of a newer version (412, or 409 edit_conflict). Every change is a named
+ * transition of one reducer.
  */
 import { useReducer } from 'react';
 import type { ConfigRecord } from '../../../../contract/configs';
+import type { EditConflict as ConflictingField } from '../../../../contract/problem';
 import type { ValidationReport } from '../../../../contract/validation';
 
 /** What the page shows of a config: the record without its text and report. */
@@ -15,6 +17,8 @@ export interface EditConflict {
   readonly target: SessionConfig;
   /** The saved text the refused edit was made on. */
   readonly baseText: string;
+  /** 409 edit_conflict: each field both edits changed. Absent: a 412 (If-Match). */
+  readonly fields?: readonly ConflictingField[];
 }
 
 export interface EditSession {
@@ -33,7 +37,7 @@ export type EditSessionEvent =
   | { readonly type: 'saved'; readonly record: ConfigRecord }
   | { readonly type: 'conflict'; readonly conflict: EditConflict }
   | { readonly type: 'conflict-dismissed' }
-  /** After a 412: the newer version is now what the edit is made on. */
+  /** After a refused save: the newer version is now what the edit is made on. */
   | { readonly type: 'newer-loaded'; readonly record: ConfigRecord };
 
 function configOf({ yaml: _yaml, validation: _validation, ...config }: ConfigRecord) {
