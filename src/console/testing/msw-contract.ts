@@ -118,8 +118,9 @@ function answer(name: EndpointName, endpoint: Endpoint, reply: AnyReply): Respon
 }
 
 function route(endpoint: Endpoint) {
-  const method =
-    endpoint.method === 'DELETE' ? 'delete' : endpoint.method === 'POST' ? 'post' : 'get';
+  const method = ({ GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const)[
+    endpoint.method
+  ];
   return { method, url: `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}` } as const;
 }
 
