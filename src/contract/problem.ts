@@ -25,6 +25,7 @@ export const PROBLEM_CODES = {
   conflict: { status: 409, title: 'The operation cannot apply now' },
   invalid_config: { status: 409, title: 'The result would not be a valid config' },
   edit_conflict: { status: 409, title: 'The edit touches what a newer edit changed' },
+  text_conflict: { status: 409, title: 'The text changes meet a newer edit’s' },
   config_too_large: { status: 409, title: 'The resulting config would be too large' },
   approval_required: { status: 409, title: 'The draft lacks the approvals it needs' },
   review_not_requested: { status: 409, title: 'No review of the draft was requested' },

@@ -293,6 +293,10 @@ export class ConfigServer {
     }
     const merge = this.merged(body, target);
     if ('problem' in merge) return merge;
+    if (merge.textRebased === false && merge.operations.length === 0) {
+      const detail = `The edit changes only the text, and its changes meet those of revisions ${merge.mergedRevisions.join(', ')}`;
+      return { problem: problemOf('text_conflict', detail) };
+    }
     const apply = (operations: readonly Operation[]) =>
       applyEdit({ parsed: parseConfig(target.yaml) }, operations, {
         now: new Date(EDITED_AT),

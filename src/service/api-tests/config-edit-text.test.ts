@@ -215,6 +215,27 @@ describe('edit_text in a merged edit', () => {
     expect(saved).not.toContain('"Rocket"');
   });
 
+  it('refuses an edit of the text alone whose changes meet theirs (409 text_conflict), saving nothing', async () => {
+    const { id, yaml } = await draft();
+    await typedSave(id, 1, yaml, [], yaml.replace('# Apps this account provisions.', '# Theirs'));
+    const before = await accountSnapshot(service, admin);
+    const problem = expectProblem(
+      await edit(service, admin, {
+        config_id: id,
+        base_revision: 1,
+        operations: typing(yaml, [], yaml.replace('# Apps this account provisions.', '# Mine')),
+        summary: 'Mine',
+      }),
+      409,
+      'text_conflict',
+    );
+    expect(problem.detail).toContain('meet those of revision 2');
+    expect(await accountSnapshot(service, admin)).toEqual(before);
+    // Apart from theirs, an edit of the text alone is carried over.
+    const elsewhere = await typedSave(id, 1, yaml, [], `${yaml}# a note at the end\n`);
+    expect(elsewhere).toMatchObject({ merged_revisions: [2], text_rebased: true });
+  });
+
   it('says nothing of the text for a merge without edit_text, or an edit at the current revision', async () => {
     const { id, yaml } = await draft();
     const plain = await editOk(service, admin, {

@@ -306,6 +306,12 @@ function computedEdit(prepared: PreparedEdit, result: EditTaskResult): ComputedE
       conflicts: result.conflicts,
     });
   }
+  if (result.kind === 'text_conflict') {
+    throw refuseEdit({
+      kind: 'text_conflict',
+      message: `The edit changes only the text, and its changes meet those of revision${result.revisions.length === 1 ? '' : 's'} ${result.revisions.join(', ')}: copy them, reload the config and make them again`,
+    });
+  }
   if (result.kind === 'base_unavailable') {
     throw refuseEdit({
       kind: 'merge_out_of_reach',

@@ -23,6 +23,11 @@ export type EditRefusal =
       readonly message: string;
       readonly conflicts: readonly EditConflict[];
     }
+  /**
+   * A merged edit that changes only the text (comments, formatting) whose changes meet the
+   * newer edits' changes: the text is all it has, so the service cannot write it instead.
+   */
+  | { readonly kind: 'text_conflict'; readonly message: string }
   /** The edited text would be larger than a config may be. */
   | { readonly kind: 'too_large'; readonly message: string }
   /** A lifecycle step would make the live config invalid. */

@@ -64,6 +64,8 @@ export type EditTaskResult =
   | { readonly kind: 'refused'; readonly refusal: OperationRefusal }
   | { readonly kind: 'too_large'; readonly limitBytes: number }
   | { readonly kind: 'conflict'; readonly conflicts: readonly EditConflict[] }
+  /** A merged edit with nothing but its typed text, which cannot be carried over. */
+  | { readonly kind: 'text_conflict'; readonly revisions: readonly number[] }
   | { readonly kind: 'base_unavailable' };
 
 const fitsInAConfig = (text: string) => Buffer.byteLength(text) <= MAX_CONFIG_YAML_BYTES;
@@ -95,6 +97,10 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     mergedRevisions = judgment.mergedRevisions;
     const carried = carriedText(operations, merge.newer);
     if (carried) ({ operations, textRebased } = carried);
+    if (carried && operations.length === 0) {
+      cache.put(task.configId, config);
+      return { kind: 'text_conflict', revisions: mergedRevisions };
+    }
   }
   const options = { now: task.now, source: task.source, textFits: fitsInAConfig };
   let result = applyEdit(config, operations, options);
@@ -103,6 +109,7 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     // service writes the text. The failed attempt changed the document, so parse again.
     operations = withoutTypedText(operations);
     textRebased = false;
+    if (operations.length === 0) return { kind: 'text_conflict', revisions: mergedRevisions };
     result = applyEdit({ parsed: parseConfig(task.text) }, operations, options);
   }
   if (result.kind === 'refused') return result;

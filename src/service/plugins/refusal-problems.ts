@@ -67,6 +67,8 @@ function editRefusalProblem(refusal: EditRefusal): Problem {
       });
     case 'merge_out_of_reach':
       return problemOf('conflict', refusal.message);
+    case 'text_conflict':
+      return problemOf('text_conflict', refusal.message);
     case 'edit_conflict':
       return problemOf('edit_conflict', refusal.message, { conflicts: [...refusal.conflicts] });
     case 'too_large':

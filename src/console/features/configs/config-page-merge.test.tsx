@@ -107,6 +107,21 @@ describe('the editor page: edits that merge', () => {
   });
 });
 
+describe('the editor page: a change of the text alone that meets a newer one', () => {
+  it('is refused in words, and the typed text stays in the editor', async () => {
+    const { server, textarea } = await openDraft();
+    const typed = LIVE_YAML.replace('# Apps\n', '# Mine\n');
+    typeText(textarea, typed);
+    server.saveElsewhere('cfg_d', LIVE_YAML.replace('# Apps\n', '# Theirs\n'));
+    await save('Retitle');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The edit changes only the text, and its changes meet those of revisions 2',
+    );
+    expect(textarea.value).toBe(typed);
+    expect(server.get('cfg_d').yaml).toContain('# Theirs');
+  });
+});
+
 describe('the editor page: the merge view', () => {
   /** Both change the iOS app's platform; the person also renames checkout. */
   async function conflict() {
