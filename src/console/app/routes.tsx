@@ -2,16 +2,16 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner';
-import { ConfigsPage } from '../features/configs/configs-page';
 import { Layout } from './routes/layout';
 import { NotFoundPage } from './routes/not-found';
 import { RequireConnection } from './routes/require-connection';
 import { RouteErrorBoundary } from './routes/route-error';
 
 /**
- * A page in a chunk of its own, loaded when its route is first visited: the first page
- * never loads the editor (nor Monaco with it), the history, the A/B test forms or the
- * settings with their forms (react-hook-form) (docs/benchmarks.md).
+ * A page in a chunk of its own, loaded when its route is first visited, so that what every
+ * visit loads first is the shell (layout, navigation, the API client and its contract):
+ * never the editor (nor Monaco with it), the history, the A/B test forms or the settings
+ * with their forms (react-hook-form) (docs/benchmarks.md).
  */
 function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
   const Page = lazy(async () => ({ default: await load() }));
@@ -28,6 +28,10 @@ function lazyPage(load: () => Promise<ComponentType>, loadingLabel: string) {
   );
 }
 
+const configsPage = lazyPage(
+  async () => (await import('../features/configs/configs-page')).ConfigsPage,
+  'Loading the configs…',
+);
 const settingsPage = lazyPage(
   async () => (await import('../features/settings/settings-page')).SettingsPage,
   'Loading the settings…',
@@ -71,7 +75,7 @@ export const routes: RouteObject[] = [
           {
             element: <RequireConnection />,
             children: [
-              { path: 'configs', element: <ConfigsPage /> },
+              { path: 'configs', element: configsPage },
               { path: 'configs/:id', element: editorPage },
               { path: 'configs/:id/history', element: historyPage },
               { path: 'ab-tests', element: abTestsPage },
