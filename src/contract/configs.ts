@@ -19,15 +19,40 @@ export const configIdParamsSchema = z.object({
  * reused and each revision of a row is written once, so the pair names one text; the
  * revision alone would be shared by two configs (the live one before and after a publish).
  */
-export function etagOf(id: string, revision: number): string {
-  return `"${id}:${revision}"`;
+export function etagOf(id: string, revision: number, reviewStamp?: string): string {
+  return reviewStamp === undefined ? `"${id}:${revision}"` : `"${id}:${revision}.${reviewStamp}"`;
+}
+
+/**
+ * The ETag of a config record as GET answers it. A review changes the record but not the
+ * text or its revision, so a draft under review carries a stamp of its review state too:
+ * a cached copy then revalidates to the new state, while If-Match (which ignores the stamp)
+ * still means the revision.
+ */
+export function recordEtagOf(record: {
+  readonly id: string;
+  readonly revision: number;
+  readonly review?: unknown;
+}): string {
+  const review = record.review as { state?: string } | undefined;
+  if (review === undefined || review.state === 'none') return etagOf(record.id, record.revision);
+  // FNV-1a, 32 bits: a short stamp that changes with the review's JSON.
+  let hash = 0x811c9dc5;
+  for (const char of JSON.stringify(review)) {
+    hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  }
+  return etagOf(record.id, record.revision, hash.toString(36));
 }
 
 /** An ETag this API sends: one quoted token (a config's id and revision, or a hash). */
 export const ETAG_PATTERN = '^"[\\x21\\x23-\\x7e]+"$';
 
-/** What `If-Match` on an edit takes: a config's ETag, or `"<revision>"` alone. */
-export const IF_MATCH_PATTERN = '^"(?:([\\x21\\x23-\\x39\\x3b-\\x7e]+):)?([1-9][0-9]*)"$';
+/**
+ * What `If-Match` on an edit takes: a config's ETag, or `"<revision>"` alone. A review
+ * stamp after the revision (`"cfg_…:7.k3x9"`) is allowed and ignored.
+ */
+export const IF_MATCH_PATTERN =
+  '^"(?:([\\x21\\x23-\\x39\\x3b-\\x7e]+):)?([1-9][0-9]*)(?:\\.[0-9a-z]+)?"$';
 
 /** What an `If-Match` value names; null when it is not one of our config ETags. */
 export function configOfEtag(etag: string): { id?: string; revision: number } | null {

@@ -524,3 +524,46 @@ describe('the OpenAPI document', () => {
     );
   });
 });
+
+describe('caching a draft under review', () => {
+  it('revalidates to the new review state: the ETag changes with it, and If-Match still means the revision', async () => {
+    await setPolicy({ approvals_required: 1, reset_approvals_on_edit: true });
+    const id = await newDraft();
+    const first = await send(service, author, 'getConfig', { params: { id } });
+    const before = String(first.headers.etag);
+    expect(first.json()).toMatchObject({ review: { state: 'none' } });
+
+    expectSuccess('requestReview', await requestReview(author, id));
+    const again = await send(service, author, 'getConfig', {
+      params: { id },
+      headers: { 'if-none-match': before },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ review: { state: 'in_review' } });
+    const during = String(again.headers.etag);
+    expect(during).not.toBe(before);
+    expect(during).toMatch(/^"cfg_[^:]+:\d+\.[0-9a-z]+"$/);
+    const unchanged = await send(service, author, 'getConfig', {
+      params: { id },
+      headers: { 'if-none-match': during },
+    });
+    expect(unchanged.statusCode).toBe(304);
+
+    await reviewOk(reviewer, id, { verdict: 'approve' });
+    const approved = await send(service, author, 'getConfig', {
+      params: { id },
+      headers: { 'if-none-match': during },
+    });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()).toMatchObject({ review: { state: 'approved' } });
+
+    // The stamped ETag is an If-Match for an edit at that revision.
+    const edited = await editOk(
+      service,
+      author,
+      { config_id: id, operations: [CREATE_APP('later')], summary: 'Later' },
+      { 'if-match': String(approved.headers.etag) },
+    );
+    expect(edited.revision).toBe(2);
+  });
+});

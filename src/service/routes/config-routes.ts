@@ -1,7 +1,7 @@
 /** `POST /config/edit` and the other config endpoints. */
 import type { FastifyInstance } from 'fastify';
 import type { ConfigEditRequest } from '../../contract/config-edit';
-import { configOfEtag, etagOf } from '../../contract/configs';
+import { configOfEtag, etagOf, recordEtagOf } from '../../contract/configs';
 import { permissionForEdit } from '../../contract/endpoints';
 import { configJsonSchema } from '../../configs/config-schema';
 import type { ConfigService } from '../domain/config-service';
@@ -35,22 +35,22 @@ export function registerConfigRoutes(
 
   registerEndpoint(app, 'getLiveConfig', async ({ principal }) => {
     const config = await configs.getLive(principal);
-    return { body: config, etag: etagOf(config.id, config.revision) };
+    return { body: config, etag: recordEtagOf(config) };
   });
 
   registerEndpoint(app, 'getConfig', async ({ principal, params }) => {
     const config = await configs.get(principal, params.id);
-    return { body: config, etag: etagOf(config.id, config.revision) };
+    return { body: config, etag: recordEtagOf(config) };
   });
 
   registerEndpoint(app, 'publishConfig', async ({ principal, params, body }) => {
     const config = await configs.publish(principal, params.id, body.summary);
-    return { body: config, etag: etagOf(config.id, config.revision) };
+    return { body: config, etag: recordEtagOf(config) };
   });
 
   registerEndpoint(app, 'activateConfig', async ({ principal, params }) => {
     const config = await configs.activate(principal, params.id);
-    return { body: config, etag: etagOf(config.id, config.revision) };
+    return { body: config, etag: recordEtagOf(config) };
   });
 
   registerEndpoint(app, 'deleteConfig', async ({ principal, params }) => {

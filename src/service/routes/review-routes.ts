@@ -1,6 +1,6 @@
 /** Review before publishing: review requests, reviews and the account's policy (docs/api.md). */
 import type { FastifyInstance } from 'fastify';
-import { etagOf } from '../../contract/configs';
+import { recordEtagOf } from '../../contract/configs';
 import { permissionForReview } from '../../contract/endpoints';
 import type { NewReview } from '../../contract/reviews';
 import type { ConfigService } from '../domain/config-service';
@@ -15,7 +15,7 @@ export function registerReviewRoutes(
 
   registerEndpoint(app, 'requestReview', async ({ principal, params, body }) => {
     const config = await reviews.request(principal, params.id, body);
-    return { body: config, etag: etagOf(config.id, config.revision) };
+    return { body: config, etag: recordEtagOf(config) };
   });
 
   registerEndpoint(
