@@ -6,7 +6,7 @@ export function ReviewStatus({ review }: { review: ReviewState | undefined }) {
   const status = reviewStatusOf(review);
   if (status === null) return null;
   return (
-    <p className="config-meta">
+    <p className="config-meta review-status">
       <strong>{status}</strong>
       {review?.requested_by !== undefined && <span>{` · asked by ${review.requested_by}`}</span>}
       {review?.publish_on_approval && <span> · publishes when approved</span>}
