@@ -120,7 +120,7 @@ export function SaveBar({
           </Link>
         )}
       </div>
-      {isDraft && (!valid || reviewBlock !== null) && (
+      {isDraft && (!valid || (canPublish && reviewBlock !== null)) && (
         <p id={publishHintId} className="warning-text">
           {valid ? reviewBlock : PUBLISH_BLOCKED}
         </p>
