@@ -8,6 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 import { connectAs, expect, expectNoAxeViolations, test } from './fixtures';
 import {
   ConfigApi,
+  editorState,
   expectEditorText,
   saveDraft,
   typeIntoEditor,
@@ -104,6 +105,7 @@ test('an author asks for review; a reviewer comments on a line, asks for changes
   await expectEditorText(author, draft.yaml);
   await expect(lineNoteMark(author, 3)).toHaveCount(1);
   await authorReview.getByRole('button', { name: 'Go to line 3' }).click();
+  await expect.poll(async () => (await editorState(author))?.selection?.startLineNumber).toBe(3);
 
   // The reviewer asks for changes; the author edits, which answers them.
   await review.getByRole('textbox', { name: 'Comment' }).fill('Name it for the web');
