@@ -7,6 +7,8 @@ export const configsKeys = {
   detail: (id: string) => [...configsKeys.details(), id] as const,
   histories: () => [...configsKeys.all, 'history'] as const,
   history: (id: string) => [...configsKeys.histories(), id] as const,
+  /** A draft's review timeline. */
+  reviews: (id: string) => [...configsKeys.all, 'reviews', id] as const,
   /**
    * A config's apps and tests, read from its YAML: by the config's own id and revision,
    * whose text never changes, so this is derived from the detail, not a second copy of it.

@@ -57,10 +57,20 @@ export interface ConfigEditorHandle {
   selectIssue(issue: ValidationIssue): void;
   /** Highlights the lines these offsets cover, for `durationMs`. */
   highlight(ranges: readonly OffsetRange[], durationMs: number): void;
+  /** Marks each note's line (1-based) in the margin, with its text on hover; replaces the last. */
+  setLineNotes(notes: readonly LineNote[]): void;
+  /** Puts the cursor at the start of `line` (clamped to the text), reveals it and focuses. */
+  revealLine(line: number): void;
   focus(): void;
   /** Cursor and scroll, to carry over to a new page of the same text. */
   saveViewState(): unknown;
   restoreViewState(state: unknown): void;
+}
+
+/** A remark about one line of the text, e.g. a review comment. */
+export interface LineNote {
+  readonly line: number;
+  readonly text: string;
 }
 
 /** A CodeLens: a command shown as a line of text above `line`, e.g. "Start". */

@@ -28,6 +28,7 @@ import {
 import { contract, type EndpointName } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction, type Operation } from '../../contract/operations';
 import { problemOf, problemTypeUri } from '../../contract/problem';
+import type { Review, ReviewState } from '../../contract/reviews';
 import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
 import { ADMIN_STATUS } from './test-utils';
 
@@ -88,7 +89,12 @@ export interface ConfigServerOptions {
   readonly status?: AuthStatus;
   /** False: a server with only the core endpoints (of the configs', only the edit). */
   readonly offersConfigs?: boolean;
+  /** The account policy's approvals_required (approvals reset on every edit). */
+  readonly approvalsRequired?: number;
 }
+
+/** Who made the drafts `add` makes, unless it is told otherwise. */
+export const DRAFT_AUTHOR = 'ana@example.com';
 
 export class ConfigServer {
   readonly configs = new Map<string, ConfigRecord>();
@@ -103,13 +109,24 @@ export class ConfigServer {
   /** Each config's edits, oldest first: what a merge is judged against. */
   private readonly history = new Map<string, (NewerEdit & { summary?: string })[]>();
   private readonly email: string;
+  approvalsRequired: number;
+  /** Each draft's reviews, oldest first, and its review request. */
+  readonly reviews = new Map<string, Review[]>();
+  readonly reviewRequests = new Map<
+    string,
+    { by: string; at: string; publishOnApproval: boolean }
+  >();
+  /** Each draft's author: who may not approve it. */
+  readonly authors = new Map<string, string>();
 
   constructor({
     liveYaml = LIVE_YAML,
     status = ADMIN_STATUS,
     offersConfigs = true,
+    approvalsRequired = 0,
   }: ConfigServerOptions = {}) {
     this.email = status.email ?? status.api_key_name ?? 'API key';
+    this.approvalsRequired = approvalsRequired;
     const live = recordOf({
       id: 'cfg_live',
       kind: 'published',
@@ -142,6 +159,7 @@ export class ConfigServer {
       yaml: fields.yaml ?? this.get(this.liveId).yaml,
     });
     const record = { ...made, ...fields };
+    if (kind === 'draft' && !this.authors.has(record.id)) this.authors.set(record.id, DRAFT_AUTHOR);
     this.configs.set(fields.id, record);
     this.texts.set(`${record.id}:${record.revision}`, record.yaml);
   }
@@ -370,6 +388,48 @@ export class ConfigServer {
     return { status: 200, body: edited, headers: { ETag: etagOf(result.id, result.revision) } };
   }
 
+  /** The review state as the service works it out: each reviewer's latest verdict counts. */
+  reviewOf(record: ConfigRecord): ReviewState {
+    const required = this.approvalsRequired;
+    const request = this.reviewRequests.get(record.id);
+    if (record.kind !== 'draft' || !request) {
+      return { state: 'none', approvals: 0, approvals_required: required };
+    }
+    const latest = new Map<string, Review>();
+    for (const review of this.reviews.get(record.id) ?? []) {
+      if (review.verdict !== 'comment') latest.set(review.by, review);
+    }
+    const current = [...latest.values()].filter((review) => review.revision === record.revision);
+    const approvals = current.filter((review) => review.verdict === 'approve').length;
+    const state = current.some((review) => review.verdict === 'request_changes')
+      ? 'changes_requested'
+      : approvals > 0 && approvals >= required
+        ? 'approved'
+        : 'in_review';
+    return {
+      state,
+      approvals,
+      approvals_required: required,
+      requested_by: request.by,
+      requested_at: request.at,
+      publish_on_approval: request.publishOnApproval,
+    };
+  }
+
+  /** With its review state once the account uses review (before: as a server without review). */
+  private reviewed(record: ConfigRecord): ConfigRecord {
+    const inUse =
+      this.approvalsRequired > 0 || this.reviewRequests.size > 0 || this.reviews.size > 0;
+    return inUse ? { ...record, review: this.reviewOf(record) } : record;
+  }
+
+  private approvalMissing(draft: ConfigRecord) {
+    const review = this.reviewOf(draft);
+    if (this.approvalsRequired === 0 || review.state === 'approved') return null;
+    const detail = `The draft ${draft.id} has ${review.approvals} of ${review.approvals_required} approvals on revision ${draft.revision}`;
+    return { problem: problemOf('approval_required', detail) };
+  }
+
   private handlersOf(status: AuthStatus, offersConfigs: boolean): HttpHandler[] {
     // A server with only the core endpoints answers the others as unknown routes.
     const serve = <N extends EndpointName>(name: N, resolve: ContractResolver<N>) =>
@@ -383,13 +443,15 @@ export class ConfigServer {
       ),
       serve('listConfigs', () => ({
         status: 200,
-        body: [...this.configs.values()].map(summaryOf).reverse(),
+        body: [...this.configs.values()]
+          .map((record) => summaryOf(this.reviewed(record)))
+          .reverse(),
       })),
       // Before getConfig: `live` is a route, not an id.
-      serve('getLiveConfig', () => withEtag(this.get(this.liveId))),
+      serve('getLiveConfig', () => withEtag(this.reviewed(this.get(this.liveId)))),
       serve('getConfig', ({ params }) => {
         const record = existing(params.id);
-        return record ? withEtag(record) : notFound(params.id);
+        return record ? withEtag(this.reviewed(record)) : notFound(params.id);
       }),
       serve('getConfigSchema', () => ({ status: 200, body: { ...configJsonSchema } })),
       serve('getConfigHistory', ({ params }) =>
@@ -408,8 +470,73 @@ export class ConfigServer {
       serve('publishConfig', ({ params, body }) => {
         const draft = existing(params.id);
         if (!draft) return notFound(params.id);
+        const missing = this.approvalMissing(draft);
+        if (missing) return missing;
         const label = body?.summary?.trim() || draft.label;
         return withEtag(this.goLive(this.publishedOf(draft, label), draft));
+      }),
+      serve('listReviews', ({ params }) =>
+        existing(params.id)
+          ? { status: 200, body: this.reviews.get(params.id) ?? [] }
+          : notFound(params.id),
+      ),
+      serve('requestReview', ({ params, body }) => {
+        const draft = existing(params.id);
+        if (!draft) return notFound(params.id);
+        if (draft.kind !== 'draft') {
+          return { problem: problemOf('conflict', 'Only a draft is reviewed') };
+        }
+        this.reviewRequests.set(draft.id, {
+          by: this.email,
+          at: EDITED_AT,
+          publishOnApproval: body?.publish_on_approval ?? false,
+        });
+        return withEtag(this.reviewed(draft));
+      }),
+      serve('addReview', ({ params, body }) => {
+        const draft = existing(params.id);
+        if (!draft) return notFound(params.id);
+        if (draft.kind !== 'draft') {
+          return { problem: problemOf('conflict', 'Only a draft is reviewed') };
+        }
+        const lineCount = draft.yaml.split('\n').length - (draft.yaml.endsWith('\n') ? 1 : 0);
+        if (body.line !== undefined && body.line > lineCount) {
+          const detail = `Line ${body.line} is past the last line of the draft (${lineCount})`;
+          return { problem: problemOf('line_not_found', detail) };
+        }
+        if (body.verdict !== 'comment') {
+          if (!this.reviewRequests.has(draft.id)) {
+            return { problem: problemOf('review_not_requested', 'Request a review first') };
+          }
+          if (body.verdict === 'approve' && this.authors.get(draft.id) === this.email) {
+            return { problem: problemOf('own_draft', 'You made this draft') };
+          }
+        }
+        const reviews = this.reviews.get(draft.id) ?? [];
+        const review: Review = {
+          id: `rev_${this.nextId++}`,
+          verdict: body.verdict,
+          body: body.body ?? '',
+          ...(body.line === undefined ? {} : { line: body.line }),
+          revision: draft.revision,
+          by: this.email,
+          at: EDITED_AT,
+        };
+        this.reviews.set(draft.id, [...reviews, review]);
+        const state = this.reviewOf(draft);
+        if (
+          body.verdict === 'approve' &&
+          state.state === 'approved' &&
+          state.publish_on_approval === true &&
+          draft.validation.valid
+        ) {
+          const published = this.goLive(this.publishedOf(draft, draft.label), draft);
+          return {
+            status: 201,
+            body: { review, config_review: state, published_config_id: published.id },
+          };
+        }
+        return { status: 201, body: { review, config_review: state } };
       }),
     ];
   }

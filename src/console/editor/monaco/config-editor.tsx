@@ -171,6 +171,7 @@ function createHandle(
   // Follow each issue's range through later edits, so choosing it selects where it is now.
   const issueRanges = editor.createDecorationsCollection();
   const highlights = editor.createDecorationsCollection();
+  const lineNotes = editor.createDecorationsCollection();
   const instantChecks = keepInstantChecksApart(editor, model, issueRanges);
   let highlightTimer: number | undefined;
 
@@ -243,6 +244,33 @@ function createHandle(
         })),
       );
       highlightTimer = window.setTimeout(() => highlights.clear(), durationMs);
+    },
+    setLineNotes(notes) {
+      // One mark per line, its notes together in the hover; lines past the end are left out.
+      const byLine = new Map<number, string[]>();
+      for (const note of notes) {
+        if (note.line < 1 || note.line > model.getLineCount()) continue;
+        byLine.set(note.line, [...(byLine.get(note.line) ?? []), note.text]);
+      }
+      lineNotes.set(
+        [...byLine].map(([line, texts]) => ({
+          range: new monaco.Range(line, 1, line, 1),
+          options: {
+            description: 'provisioning-line-note',
+            isWholeLine: true,
+            linesDecorationsClassName: 'line-note-mark',
+            className: 'line-note-line',
+            hoverMessage: texts.map((value) => ({ value, isTrusted: false, supportHtml: false })),
+            stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+          },
+        })),
+      );
+    },
+    revealLine(line) {
+      const lineNumber = Math.min(Math.max(1, line), model.getLineCount());
+      editor.setPosition({ lineNumber, column: 1 });
+      editor.revealLineInCenterIfOutsideViewport(lineNumber);
+      editor.focus();
     },
     focus: () => editor.focus(),
     saveViewState: () => editor.saveViewState(),

@@ -12,6 +12,7 @@ import type {
   DiffViewProps,
   EditorLens,
   EditorMarker,
+  LineNote,
   OffsetRange,
 } from '../editor-types';
 import { issueToMarker, textPositions } from '../markers';
@@ -23,7 +24,18 @@ export const fakeEditor: {
   /** The issues chosen by their position (syntax errors), in order. */
   selected: ValidationIssue[];
   readOnly: boolean;
-} = { markers: [], highlights: [], revealed: [], selected: [], readOnly: false };
+  lineNotes: LineNote[];
+  /** The lines revealed by number, in order. */
+  revealedLines: number[];
+} = {
+  markers: [],
+  highlights: [],
+  revealed: [],
+  selected: [],
+  readOnly: false,
+  lineNotes: [],
+  revealedLines: [],
+};
 
 export function resetFakeEditor(): void {
   fakeEditor.markers = [];
@@ -31,6 +43,8 @@ export function resetFakeEditor(): void {
   fakeEditor.revealed = [];
   fakeEditor.selected = [];
   fakeEditor.readOnly = false;
+  fakeEditor.lineNotes = [];
+  fakeEditor.revealedLines = [];
 }
 
 const NO_LENSES: readonly EditorLens[] = [];
@@ -91,6 +105,13 @@ export default function FakeConfigEditor({
       },
       highlight(ranges) {
         fakeEditor.highlights = [...ranges];
+      },
+      setLineNotes(notes) {
+        fakeEditor.lineNotes = [...notes];
+      },
+      revealLine(line) {
+        fakeEditor.revealedLines.push(line);
+        element.focus();
       },
       focus: () => element.focus(),
       saveViewState: () => ({ selectionStart: element.selectionStart }),

@@ -31,6 +31,8 @@ interface SaveBarProps {
   alert: string | null;
   operations: Toggle;
   changes: Toggle;
+  /** Why the draft cannot be published yet for its review (missing approvals), or null. */
+  reviewBlock?: string | null;
   onPublish: () => void;
 }
 
@@ -70,6 +72,7 @@ export function SaveBar({
   alert,
   operations,
   changes,
+  reviewBlock = null,
   onPublish,
 }: SaveBarProps) {
   const publishHintId = useId();
@@ -101,8 +104,8 @@ export function SaveBar({
         <PanelToggle label="Show changes" toggle={changes} disabled={!ready} />
         {isDraft && canPublish && (
           <Button
-            disabled={!valid}
-            aria-describedby={valid ? undefined : publishHintId}
+            disabled={!valid || reviewBlock !== null}
+            aria-describedby={valid && reviewBlock === null ? undefined : publishHintId}
             onClick={onPublish}
           >
             Publish
@@ -117,9 +120,9 @@ export function SaveBar({
           </Link>
         )}
       </div>
-      {isDraft && !valid && (
+      {isDraft && (!valid || (canPublish && reviewBlock !== null)) && (
         <p id={publishHintId} className="warning-text">
-          {PUBLISH_BLOCKED}
+          {valid ? reviewBlock : PUBLISH_BLOCKED}
         </p>
       )}
     </>

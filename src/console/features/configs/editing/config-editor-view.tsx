@@ -38,6 +38,7 @@ import {
 import { useSaveShortcut } from './use-save-shortcut';
 import { useSummaryForm } from './use-summary-form';
 import { useAbTestSteps } from './use-ab-test-steps';
+import { useDraftReview } from '../review/use-draft-review';
 
 export const PUBLISHED_NOTICE = 'Published. This version is now live.';
 
@@ -84,6 +85,17 @@ export function ConfigEditorView({
   const summary = useSummaryForm();
   const save = useSaveEdit({ routeId, diff: operations.diff });
   const abTestSteps = useAbTestSteps(session);
+  const review = useDraftReview({
+    config: session.config,
+    editor,
+    ready,
+    canWrite,
+    canPublish,
+    onPublished: (publishedId) => {
+      leaving.current = true;
+      void navigate(`/configs/${encodeURIComponent(publishedId)}`);
+    },
+  });
 
   const { config, report } = session;
   const isDraft = config.kind === 'draft';
@@ -201,6 +213,7 @@ export function ConfigEditorView({
   return (
     <div className="page config-page">
       <ConfigHeading config={config} baseLabel={baseLabel} canWrite={canWrite} />
+      {review.status}
       <form
         className="editor-form"
         noValidate
@@ -250,6 +263,7 @@ export function ConfigEditorView({
             controls: changesId,
             toggle: () => setShowChanges(!showChanges),
           }}
+          reviewBlock={review.publishBlock}
           onPublish={() => setPublishOpen(true)}
         />
       </form>
@@ -292,6 +306,7 @@ export function ConfigEditorView({
         onChoose={(index) => editor.current?.revealIssue(index)}
         onChooseSyntax={(issue) => editor.current?.selectIssue(issue)}
       />
+      {review.panel}
 
       {isDraft && (
         <PublishDialog
