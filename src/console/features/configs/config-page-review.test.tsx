@@ -155,8 +155,11 @@ describe('the editor page: review', () => {
     const region = await reviewRegion();
     for (const name of ['Approve', 'Request changes']) {
       const button = within(region).getByRole('button', { name });
-      expect((button as HTMLButtonElement).disabled).toBe(true);
-      expect(describedBy(button)).toMatch(/need the config:publish permission/);
+      // The reason comes once the key's permissions have loaded.
+      await waitFor(() => {
+        expect((button as HTMLButtonElement).disabled).toBe(true);
+        expect(describedBy(button)).toMatch(/need the config:publish permission/);
+      });
     }
     // A comment needs only config:read.
     expect(
