@@ -106,6 +106,7 @@ describe('the review policy on the settings page', () => {
     const form = await policyForm();
     await userEvent.click(within(form).getByRole('button', { name: 'Save policy' }));
     expect(await within(form).findByText('Too many approvals for this plan.')).toBeTruthy();
+    expect(within(form).queryByRole('alert')).toBeNull();
     expect(
       within(form)
         .getByRole('spinbutton', { name: 'Approvals required' })

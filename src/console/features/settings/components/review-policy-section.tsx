@@ -2,7 +2,7 @@
  * The account's review policy: a form for keys that hold api_keys:manage, read-only for the
  * others. Hidden when the server does not offer it (404) or the key may not read configs.
  */
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { hasPermission, type AuthStatus } from '../../../../contract/auth-status';
 import { MAX_APPROVALS_REQUIRED, type AccountPolicy } from '../../../../contract/reviews';
 import { z } from '../../../../contract/zod';
@@ -48,10 +48,12 @@ export function describeApprovalsRequired(count: number): string {
 
 function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
   const save = useSetAccountPolicy();
+  const [failure, setFailure] = useState<string | null>(null);
   const onSubmit = (
     values: ReviewPolicyFormValues,
     { setError }: FormMethods<ReviewPolicyFormInput, ReviewPolicyFormValues>,
   ) => {
+    setFailure(null);
     save.mutate(
       {
         approvals_required: Number(values.approvals_required),
@@ -60,13 +62,16 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
       {
         onSuccess: () => notify('Saved the review policy.'),
         onError: (error) => {
+          let placed = false;
           if (error instanceof ApiProblem) {
             for (const fieldError of error.errors) {
               if (isFieldPath(fieldError.path)) {
                 setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
+                placed = true;
               }
             }
           }
+          if (!placed) setFailure(`The review policy was not saved. ${describeError(error)}`);
         },
       },
     );
@@ -98,9 +103,9 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
         label="Reset approvals when the draft is edited"
         hint="Checked: an approval counts only for the revision it was given on."
       />
-      {save.isError && (
+      {failure && (
         <p role="alert" className="alert alert-error">
-          The review policy was not saved. {describeError(save.error)}
+          {failure}
         </p>
       )}
       <div className="form-actions">
