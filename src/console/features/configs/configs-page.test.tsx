@@ -2,9 +2,11 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
+import type { AuthStatus } from '../../../contract/auth-status';
+import type { ReviewState } from '../../../contract/reviews';
 import { ConfigServer, LIVE_YAML } from '../../testing/config-server';
 import { recordRequests, setupContractServer } from '../../testing/msw-contract';
-import { connectForTest, renderRoutes } from '../../testing/test-utils';
+import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
 vi.mock('../../editor/monaco/diff-view', async () => ({
   default: (await import('../../editor/testing/fake-config-editor')).FakeDiffView,
@@ -39,11 +41,48 @@ function serverWithVersions(): ConfigServer {
   return server;
 }
 
-function open(server: ConfigServer) {
+function open(server: ConfigServer, path = '/configs') {
   connectForTest();
   http.use(...server.handlers);
   const seen = recordRequests(http);
-  return { ...renderRoutes(routes, { path: '/configs' }), seen };
+  return { ...renderRoutes(routes, { path }), seen };
+}
+
+const REQUESTED_AT = '2026-11-22T10:30:00.000Z';
+
+function inReview(requestedBy: string, approvals = 0, approvalsRequired = 2): ReviewState {
+  return {
+    state: 'in_review',
+    approvals,
+    approvals_required: approvalsRequired,
+    requested_by: requestedBy,
+    requested_at: REQUESTED_AT,
+  };
+}
+
+/** Drafts in each review state: ada (the test key) asked for one review, ana for the others. */
+function serverWithReviews(status: AuthStatus = ADMIN_STATUS): ConfigServer {
+  const server = new ConfigServer({ status });
+  server.add({ id: 'cfg_plain', label: 'Not asked' });
+  server.add({ id: 'cfg_ana', label: 'Ana asks', review: inReview('ana@example.com', 1) });
+  server.add({ id: 'cfg_ada', label: 'Ada asks', review: inReview('ada@example.com') });
+  server.add({
+    id: 'cfg_changes',
+    label: 'Needs changes',
+    review: { ...inReview('ana@example.com'), state: 'changes_requested' },
+  });
+  server.add({
+    id: 'cfg_approved',
+    label: 'Approved one',
+    review: { ...inReview('ana@example.com', 2), state: 'approved' },
+  });
+  return server;
+}
+
+function labelsIn(table: HTMLElement): string[] {
+  return within(table)
+    .getAllByRole('link')
+    .map((link) => link.textContent ?? '');
 }
 
 describe('the config list', () => {
@@ -53,7 +92,7 @@ describe('the config list', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Label', 'Kind', 'Revision', 'Validity', 'Live', 'Updated']);
+    expect(headers).toEqual(['Label', 'Kind', 'Revision', 'Validity', 'Review', 'Live', 'Updated']);
     const live = within(table).getByRole('row', { name: /Initial config/ });
     expect(within(live).getByText('Live')).toBeTruthy();
     expect(within(live).getByRole('link', { name: 'Initial config' }).getAttribute('href')).toBe(
@@ -102,5 +141,45 @@ describe('the config list', () => {
     expect(
       await screen.findByText('This server does not offer a list of configs (GET /configs).'),
     ).toBeTruthy();
+  });
+
+  it("shows each draft's review state, and nothing where no review was asked for", async () => {
+    open(serverWithReviews());
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    const reviewOf = (label: string) =>
+      within(within(table).getByRole('row', { name: new RegExp(label) }))
+        .getAllByRole('cell')
+        .at(4)?.textContent;
+    expect(reviewOf('Ana asks')).toBe('In review · 1 of 2');
+    expect(reviewOf('Needs changes')).toBe('Changes requested');
+    expect(reviewOf('Approved one')).toBe('Approved');
+    expect(reviewOf('Not asked')).toBe('');
+    expect(reviewOf('Initial config')).toBe('');
+  });
+
+  it('"Waiting for my review" keeps the drafts in review that others asked for', async () => {
+    const { history } = open(serverWithReviews());
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    expect(labelsIn(table)).toContain('Ada asks');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Waiting for my review' }));
+    await waitFor(() => expect(labelsIn(table)).toEqual(['Ana asks']));
+    expect(history.location.search).toBe('?review=waiting');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Waiting for my review' }));
+    await waitFor(() => expect(labelsIn(table)).toContain('Ada asks'));
+    expect(history.location.search).toBe('');
+  });
+
+  it('keeps the filter from the URL, and says so when nothing waits', async () => {
+    const editor: AuthStatus = {
+      ...ADMIN_STATUS,
+      permissions: ['config:read', 'config:write'],
+    };
+    open(serverWithReviews(editor), '/configs?review=waiting');
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    expect(
+      (screen.getByRole('checkbox', { name: 'Waiting for my review' }) as HTMLInputElement).checked,
+    ).toBe(true);
+    // Without config:publish no verdict is the key's to give.
+    expect(within(table).getByText('No drafts wait for your review.')).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { ConfigSummary } from '../../../contract/configs';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
@@ -11,6 +11,11 @@ import { ConfigTable } from './components/config-table';
 import { DiscardConfigDialog } from './components/discard-config-dialog';
 import { MakeLiveDialog } from './components/make-live-dialog';
 import { offers } from '../../lib/permissions';
+import { waitsForReviewBy } from './list-review';
+
+/** `?review=waiting`: the filter is in the URL, so a reload or a shared link keeps it. */
+const WAITING_PARAM = 'review';
+const WAITING_VALUE = 'waiting';
 
 /** `/configs`: the live config, drafts and published versions. */
 export function ConfigsPage() {
@@ -19,8 +24,21 @@ export function ConfigsPage() {
   const auth = useAuthStatus();
   const heading = useRef<HTMLHeadingElement>(null);
   const listId = useId();
+  const filterId = useId();
   const [discarding, setDiscarding] = useState<ConfigSummary | null>(null);
   const [activating, setActivating] = useState<ConfigSummary | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const waitingOnly = searchParams.get(WAITING_PARAM) === WAITING_VALUE;
+  const setWaitingOnly = (on: boolean) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (on) next.set(WAITING_PARAM, WAITING_VALUE);
+        else next.delete(WAITING_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <div className="page">
@@ -36,6 +54,15 @@ export function ConfigsPage() {
         <h2 id={listId} className="visually-hidden">
           All configs
         </h2>
+        <div className="checkbox">
+          <input
+            id={filterId}
+            type="checkbox"
+            checked={waitingOnly}
+            onChange={(event) => setWaitingOnly(event.target.checked)}
+          />
+          <label htmlFor={filterId}>Waiting for my review</label>
+        </div>
         {configs.isPending ? (
           <Spinner label="Loading the configs…" />
         ) : configs.isError ? (
@@ -47,7 +74,12 @@ export function ConfigsPage() {
           <p>This server does not offer a list of configs (GET /configs).</p>
         ) : (
           <ConfigTable
-            configs={configs.data}
+            configs={
+              waitingOnly
+                ? configs.data.filter((config) => waitsForReviewBy(config, auth.data))
+                : configs.data
+            }
+            emptyMessage={waitingOnly ? 'No drafts wait for your review.' : undefined}
             canDiscard={offers(auth.data, 'config:write')}
             canMakeLive={offers(auth.data, 'config:publish')}
             onDiscard={setDiscarding}

@@ -6,6 +6,7 @@ import type { ApiKey } from '../../../contract/api-keys';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { CONNECT_ORIGINS_META } from '../../../contract/connect-origins';
 import { problemOf } from '../../../contract/problem';
+import { DEFAULT_ACCOUNT_POLICY } from '../../../contract/reviews';
 import { routes } from '../../app/routes';
 import { connectionStore } from '../../lib/connection';
 import {
@@ -23,7 +24,10 @@ import {
   TEST_KEY,
 } from '../../testing/test-utils';
 
-const server = setupContractServer();
+// Every connected settings page reads the review policy, at whichever origin it connects to.
+const server = setupContractServer(
+  http.get('*/api/v1/account/policy', () => HttpResponse.json(DEFAULT_ACCOUNT_POLICY)),
+);
 
 const adminStatus: AuthStatus = {
   ...ADMIN_STATUS,
@@ -391,6 +395,6 @@ describe('the settings page: API keys', () => {
     await openSettings();
     await screen.findByText('Connected as ada@example.com');
     expect(screen.queryByRole('heading', { name: 'API keys' })).toBeNull();
-    expect(seen.every((request) => request.url.endsWith('/auth/status'))).toBe(true);
+    expect(seen.some((request) => new URL(request.url).pathname.endsWith('/api-keys'))).toBe(false);
   });
 });

@@ -6,8 +6,9 @@ import { connectionStore, useConnectionState, wasSentForConnection } from '../..
 import { usePageTitle } from '../../lib/page-title';
 import { ApiKeysSection } from './components/api-keys-section';
 import { ConnectionSection } from './components/connection-section';
+import { ReviewPolicySection } from './components/review-policy-section';
 
-/** `/settings`: the connection (API base URL and key) and the account's API keys. */
+/** `/settings`: the connection (API base URL and key), the account's API keys and review policy. */
 export function SettingsPage() {
   usePageTitle('Settings');
   const location = useLocation();
@@ -39,6 +40,13 @@ export function SettingsPage() {
       {connection && status.data && (
         <ErrorBoundary fallback={({ reset }) => <RegionError what="The API keys" reset={reset} />}>
           <ApiKeysSection status={status.data} />
+        </ErrorBoundary>
+      )}
+      {connection && status.data && (
+        <ErrorBoundary
+          fallback={({ reset }) => <RegionError what="The review policy" reset={reset} />}
+        >
+          <ReviewPolicySection status={status.data} />
         </ErrorBoundary>
       )}
     </div>

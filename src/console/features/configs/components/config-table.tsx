@@ -2,6 +2,7 @@ import type { ConfigSummary } from '../../../../contract/configs';
 import { Link } from 'react-router';
 import { Time } from '../../../components/time';
 import { describeIssueCounts } from '../../../editor/markers';
+import { describeReviewState } from '../list-review';
 
 interface ConfigTableProps {
   configs: readonly ConfigSummary[];
@@ -9,6 +10,8 @@ interface ConfigTableProps {
   canMakeLive: boolean;
   onDiscard: (config: ConfigSummary) => void;
   onMakeLive: (config: ConfigSummary) => void;
+  /** What the table says when `configs` is empty. */
+  emptyMessage?: string;
 }
 
 export function validityOf(
@@ -27,6 +30,7 @@ export function ConfigTable({
   canMakeLive,
   onDiscard,
   onMakeLive,
+  emptyMessage = 'No configs yet.',
 }: ConfigTableProps) {
   return (
     <div className="table-wrap">
@@ -38,6 +42,7 @@ export function ConfigTable({
             <th scope="col">Kind</th>
             <th scope="col">Revision</th>
             <th scope="col">Validity</th>
+            <th scope="col">Review</th>
             <th scope="col">Live</th>
             <th scope="col">Updated</th>
           </tr>
@@ -45,7 +50,7 @@ export function ConfigTable({
         <tbody>
           {configs.length === 0 && (
             <tr>
-              <td colSpan={6}>No configs yet.</td>
+              <td colSpan={7}>{emptyMessage}</td>
             </tr>
           )}
           {configs.map((config) => (
@@ -56,6 +61,7 @@ export function ConfigTable({
               <td>{config.kind === 'draft' ? 'Draft' : 'Published'}</td>
               <td>{config.revision}</td>
               <td className={config.valid ? undefined : 'invalid'}>{validityOf(config)}</td>
+              <td>{describeReviewState(config.review)}</td>
               <td>
                 {config.live ? (
                   <strong>Live</strong>

@@ -1,0 +1,158 @@
+/**
+ * The account's review policy: a form for keys that hold api_keys:manage, read-only for the
+ * others. Hidden when the server does not offer it (404) or the key may not read configs.
+ */
+import { useId, useState } from 'react';
+import { hasPermission, type AuthStatus } from '../../../../contract/auth-status';
+import { MAX_APPROVALS_REQUIRED, type AccountPolicy } from '../../../../contract/reviews';
+import { z } from '../../../../contract/zod';
+import { Button } from '../../../components/button';
+import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import { Spinner } from '../../../components/spinner';
+import { ApiProblem, describeError } from '../../../lib/api-client';
+import { notify } from '../../../lib/notices';
+import { offers } from '../../../lib/permissions';
+import { useAccountPolicy } from '../api/get-account-policy';
+import { useSetAccountPolicy } from '../api/set-account-policy';
+
+const APPROVALS_MESSAGE = `Enter a whole number from 0 to ${MAX_APPROVALS_REQUIRED}.`;
+
+// A number input gives text; the contract's schema checks the policy built from it.
+const reviewPolicyFormSchema = z.object({
+  approvals_required: z.string().check(
+    z.trim(),
+    z.refine(
+      (text) => /^\d+$/.test(text) && Number(text) <= MAX_APPROVALS_REQUIRED,
+      APPROVALS_MESSAGE,
+    ),
+  ),
+  reset_approvals_on_edit: z.boolean(),
+});
+
+type ReviewPolicyFormInput = z.input<typeof reviewPolicyFormSchema>;
+type ReviewPolicyFormValues = z.output<typeof reviewPolicyFormSchema>;
+
+const FIELD_OF_PATH = {
+  '/approvals_required': 'approvals_required',
+  '/reset_approvals_on_edit': 'reset_approvals_on_edit',
+} as const;
+
+function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
+  return path in FIELD_OF_PATH;
+}
+
+export function describeApprovalsRequired(count: number): string {
+  if (count === 0) return 'None: anyone who may publish publishes a draft alone.';
+  return count === 1 ? '1 approval by someone else' : `${count} approvals by others`;
+}
+
+function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
+  const save = useSetAccountPolicy();
+  const [failure, setFailure] = useState<string | null>(null);
+  const onSubmit = (
+    values: ReviewPolicyFormValues,
+    { setError }: FormMethods<ReviewPolicyFormInput, ReviewPolicyFormValues>,
+  ) => {
+    setFailure(null);
+    save.mutate(
+      {
+        approvals_required: Number(values.approvals_required),
+        reset_approvals_on_edit: values.reset_approvals_on_edit,
+      },
+      {
+        onSuccess: () => notify('Saved the review policy.'),
+        onError: (error) => {
+          let placed = false;
+          if (error instanceof ApiProblem) {
+            for (const fieldError of error.errors) {
+              if (isFieldPath(fieldError.path)) {
+                setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
+                placed = true;
+              }
+            }
+          }
+          if (!placed) setFailure(`The review policy was not saved. ${describeError(error)}`);
+        },
+      },
+    );
+  };
+
+  return (
+    <Form
+      schema={reviewPolicyFormSchema}
+      defaultValues={{
+        approvals_required: String(policy.approvals_required),
+        reset_approvals_on_edit: policy.reset_approvals_on_edit,
+      }}
+      onSubmit={onSubmit}
+      aria-label="Review policy"
+    >
+      <FormTextField
+        name="approvals_required"
+        label="Approvals required"
+        hint={`Approvals by others a draft needs before it is published, from 0 (no review) to ${MAX_APPROVALS_REQUIRED}.`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={MAX_APPROVALS_REQUIRED}
+        step={1}
+        className="field-narrow"
+      />
+      <FormCheckboxField
+        name="reset_approvals_on_edit"
+        label="Reset approvals when the draft is edited"
+        hint="Checked: an approval counts only for the revision it was given on."
+      />
+      {failure && (
+        <p role="alert" className="alert alert-error">
+          {failure}
+        </p>
+      )}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" pending={save.isPending}>
+          Save policy
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+export function ReviewPolicySection({ status }: { status: AuthStatus }) {
+  const canRead = offers(status, 'config:read');
+  const canManage = hasPermission(status, 'api_keys:manage');
+  const policy = useAccountPolicy({ enabled: canRead });
+  const titleId = useId();
+
+  if (!canRead || policy.data === null) return null;
+
+  return (
+    <section className="card" aria-labelledby={titleId} aria-busy={policy.isPending || undefined}>
+      <h2 id={titleId}>Review policy</h2>
+      <p>Drafts can need approvals by others before they are published.</p>
+      {policy.isPending ? (
+        <Spinner label="Loading the review policy…" />
+      ) : policy.isError ? (
+        <div className="alert alert-error" role="alert">
+          <p>The review policy could not be loaded. {describeError(policy.error)}</p>
+          <Button onClick={() => void policy.refetch()}>Try again</Button>
+        </div>
+      ) : canManage ? (
+        // A saved policy comes back through the query: the form starts again from it.
+        <ReviewPolicyForm
+          key={`${policy.data.approvals_required}:${policy.data.reset_approvals_on_edit}`}
+          policy={policy.data}
+        />
+      ) : (
+        <>
+          <dl className="details">
+            <dt>Approvals required</dt>
+            <dd>{describeApprovalsRequired(policy.data.approvals_required)}</dd>
+            <dt>Reset approvals when the draft is edited</dt>
+            <dd>{policy.data.reset_approvals_on_edit ? 'Yes' : 'No'}</dd>
+          </dl>
+          <p className="field-hint">Only a key that manages API keys changes the policy.</p>
+        </>
+      )}
+    </section>
+  );
+}
