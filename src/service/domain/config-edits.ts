@@ -3,22 +3,9 @@
  * for lifecycle steps, a new published version). The CPU work runs in the edit pool; the
  * result is stored in one unit of work, only if the config is still as it was read.
  */
-import type {
-  AppliedRange,
-  ConfigEditRequest,
-  ConfigEditResult,
-  ConfigKind,
-} from '../../contract/config-edit';
+import type { ConfigEditRequest } from '../../contract/config-edit';
 import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
-import type { ConfigSummary } from '../../contract/configs';
-import {
-  actionKeyOf,
-  isLifecycleAction,
-  itemsOf,
-  type Operation,
-  type TextChange,
-} from '../../contract/operations';
-import type { ValidationReport } from '../../contract/validation';
+import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
 import {
@@ -28,13 +15,14 @@ import {
   type MergeTask,
 } from '../edit-work/edit-task';
 import { newId } from '../ids';
-import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
-import type { ConfigTransaction, Store } from '../store/store';
+import type { ConfigRecordRow, Principal } from '../store/records';
+import type { Store } from '../store/store';
 import type { Clock } from './clock';
-import { history, newRow, reportColumns, toSummary } from './config-rows';
 import { refuseEdit } from './edit-refusals';
-import { requireApprovals } from './reviews-state';
 import { OneAtATime } from './one-at-a-time';
+import { storeEdit, type ComputedEdit, type EditOutcome } from './stored-edit';
+
+export type { EditOutcome } from './stored-edit';
 
 /**
  * An edit computed from a revision that is no longer current is computed again; the last
@@ -47,11 +35,6 @@ const MAX_EDIT_ATTEMPTS = 4;
  * base may have to be rebuilt by replaying the draft's edits.
  */
 export const MAX_MERGE_REVISIONS = 1_000;
-
-export interface EditOutcome {
-  readonly result: ConfigEditResult;
-  readonly revision: number;
-}
 
 /** What an edit's If-Match names: the target's revision, and perhaps its id. */
 export interface ExpectedTarget {
@@ -339,22 +322,6 @@ function computedEdit(prepared: PreparedEdit, result: EditTaskResult): ComputedE
   return { ...result, lifecycle, label, at, resultId: task.resultId };
 }
 
-interface ComputedEdit {
-  readonly lifecycle: boolean;
-  /** The config the result is stored as: the same draft, or a new draft or published config. */
-  readonly resultId: string;
-  readonly label: string;
-  readonly at: string;
-  readonly yaml: string;
-  readonly report: ValidationReport;
-  readonly appliedPaths: string[];
-  readonly appliedRanges: AppliedRange[];
-  readonly mergedRevisions: readonly number[];
-  readonly movedOperations?: readonly Operation[];
-  readonly textChanges: readonly TextChange[];
-  readonly textRebased?: boolean;
-}
-
 /** The config an edit applies to: `config_id`, else the live config. */
 function editTarget(
   request: ConfigEditRequest,
@@ -371,110 +338,6 @@ function editTarget(
     });
   }
   return row;
-}
-
-/** Writes a computed edit in the unit of work `tx`. */
-function storeEdit(
-  tx: ConfigTransaction,
-  principal: Principal,
-  request: ConfigEditRequest,
-  target: ConfigRecordRow,
-  computed: ComputedEdit,
-): EditOutcome {
-  const { resultId, label, at, yaml, report, appliedPaths } = computed;
-  const entry = (action: HistoryRecord['action'], revision: number, summary: string | null) =>
-    history(
-      principal,
-      resultId,
-      action,
-      at,
-      revision,
-      summary,
-      // As applied: replaying the history rebuilds each revision, for later merges.
-      computed.movedOperations ?? request.operations,
-      appliedPaths,
-      computed.textChanges,
-    );
-  const result = (
-    kind: ConfigKind,
-    created: boolean,
-    row: Parameters<typeof toSummary>[0],
-  ): EditOutcome => ({
-    result: editResult(
-      principal,
-      computed,
-      kind,
-      created,
-      target.id,
-      toSummary(row, tx.liveId(), tx.policy()),
-    ),
-    revision: row.revision,
-  });
-
-  if (computed.lifecycle) {
-    // A lifecycle step on a draft publishes it, so it needs the draft's approvals.
-    if (target.kind === 'draft') requireApprovals(target, tx.policy());
-    const row = newRow({
-      id: resultId,
-      kind: 'published',
-      label,
-      report,
-      base: target.id,
-      at,
-      published: true,
-    });
-    tx.insert(row);
-    tx.setLive(resultId);
-    if (target.kind === 'draft') tx.close(target.id, 'published', at);
-    tx.addHistory(entry('lifecycle', 1, label));
-    return result('published', true, row);
-  }
-  if (target.kind === 'draft') {
-    const change = {
-      ...reportColumns(report),
-      yaml,
-      revision: target.revision + 1,
-      updated_at: at,
-    };
-    tx.update(target.id, change);
-    tx.addHistory(entry('edit', change.revision, request.summary ?? null));
-    return result('draft', false, { ...target, ...change });
-  }
-  const row = newRow({
-    id: resultId,
-    kind: 'draft',
-    label,
-    report,
-    base: target.id,
-    at,
-    published: false,
-  });
-  tx.insert(row);
-  tx.addHistory(entry('edit', 1, request.summary ?? null));
-  return result('draft', true, row);
-}
-
-function editResult(
-  principal: Principal,
-  computed: ComputedEdit,
-  kind: ConfigKind,
-  created: boolean,
-  baseId: string,
-  config: ConfigSummary,
-): ConfigEditResult {
-  return {
-    id: computed.resultId,
-    account_id: principal.account.id,
-    kind,
-    created,
-    base_config_id: baseId,
-    applied_paths: computed.appliedPaths,
-    applied_ranges: computed.appliedRanges,
-    merged_revisions: [...computed.mergedRevisions],
-    ...(computed.textRebased === undefined ? {} : { text_rebased: computed.textRebased }),
-    config,
-    validation: computed.report,
-  };
 }
 
 const LIFECYCLE_WORDS: Record<string, string> = {
