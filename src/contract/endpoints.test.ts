@@ -44,6 +44,12 @@ describe('the contract table', () => {
         'GET /configs/{id}/reviews',
         'GET /account/policy',
         'PUT /account/policy',
+        'GET /client-keys',
+        'POST /client-keys',
+        'DELETE /client-keys/{id}',
+        'GET /delivery/{client_key}/apps/{app_id}',
+        'GET /delivery/{client_key}/apps/{app_id}/assignment',
+        'GET /delivery/{client_key}/stream',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));
@@ -84,6 +90,13 @@ describe('the contract table', () => {
       'GET /configs/{id}/reviews': 'config:read',
       'GET /account/policy': 'config:read',
       'PUT /account/policy': 'api_keys:manage',
+      'GET /client-keys': 'api_keys:manage',
+      'POST /client-keys': 'api_keys:manage',
+      'DELETE /client-keys/{id}': 'api_keys:manage',
+      // A client key grants these and nothing else: no permission applies.
+      'GET /delivery/{client_key}/apps/{app_id}': null,
+      'GET /delivery/{client_key}/apps/{app_id}/assignment': null,
+      'GET /delivery/{client_key}/stream': null,
     });
   });
 
@@ -120,6 +133,7 @@ describe('the contract table', () => {
         'editConfig',
         'getConfig',
         'getConfigSchema',
+        'getDeliveryView',
         'getLiveConfig',
         'getOpenApiDocument',
         'publishConfig',
@@ -133,7 +147,13 @@ describe('the contract table', () => {
       .filter(([, endpoint]) => 304 in endpoint.responses)
       .map(([name]) => name);
     expect(conditional.sort()).toEqual(
-      ['getConfig', 'getConfigSchema', 'getLiveConfig', 'getOpenApiDocument'].sort(),
+      [
+        'getConfig',
+        'getConfigSchema',
+        'getDeliveryView',
+        'getLiveConfig',
+        'getOpenApiDocument',
+      ].sort(),
     );
     for (const [name, endpoint] of endpoints.filter(([, e]) => 304 in e.responses)) {
       expect(endpoint.method, name).toBe('GET');

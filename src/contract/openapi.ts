@@ -102,6 +102,8 @@ const TAGS: Record<Endpoint['tag'], string> = {
   reviews: 'Review of drafts before they are published',
   account: "The account's policy",
   'api-keys': "The account's API keys",
+  'client-keys': "Client keys: apps' read-only access to their live view",
+  delivery: 'What apps read with a client key: their view, assignments, a stream of views',
   meta: 'Probes and this document',
 };
 
@@ -268,7 +270,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       summary: endpoint.summary,
       ...(description ? { description } : {}),
       tags: [endpoint.tag],
-      ...(endpoint.auth === 'public' ? { security: [] } : {}),
+      // A client key travels in the path: no Authorization header is read.
+      ...(endpoint.auth !== 'api_key' ? { security: [] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(endpoint.body
         ? {

@@ -28,8 +28,18 @@ export function ConfigsPage() {
   const [discarding, setDiscarding] = useState<ConfigSummary | null>(null);
   const [activating, setActivating] = useState<ConfigSummary | null>(null);
   const [searchParams, setSearchParams] = useSearchParams();
-  const waitingOnly = searchParams.get(WAITING_PARAM) === WAITING_VALUE;
-  const setWaitingOnly = (on: boolean) =>
+  const waitingInUrl = searchParams.get(WAITING_PARAM) === WAITING_VALUE;
+  // The router commits search params in a transition, so a box checked only from the URL
+  // would flip back until then; it shows what was clicked, and follows the URL when the URL
+  // changes by other means (back, a link).
+  const [waitingOnly, setWaitingShown] = useState(waitingInUrl);
+  const [urlSeen, setUrlSeen] = useState(waitingInUrl);
+  if (urlSeen !== waitingInUrl) {
+    setUrlSeen(waitingInUrl);
+    setWaitingShown(waitingInUrl);
+  }
+  const setWaitingOnly = (on: boolean) => {
+    setWaitingShown(on);
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(params);
@@ -39,6 +49,7 @@ export function ConfigsPage() {
       },
       { replace: true },
     );
+  };
 
   return (
     <div className="page">

@@ -1,0 +1,42 @@
+/**
+ * The seam between the delivery routes (view, assignment, stream) and what they read: a
+ * client key, and an app's live view with its ETag. Kept apart so that the stream and the
+ * plain GETs read through one cache, which store changes keep fresh (`LiveChanges`).
+ */
+import type { DeliveryView } from '../../contract/delivery';
+
+export interface ClientKeyRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly name: string;
+  /** `ck_…`: not a secret, so it is stored as is and looked up by value. */
+  readonly key: string;
+  /** The apps it reads; null: every app of the account. */
+  readonly apps: readonly string[] | null;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+/** A view and the strong ETag naming it. */
+export interface AppViewRead {
+  readonly view: DeliveryView;
+  readonly etag: string;
+}
+
+export interface DeliveryReads {
+  /** The client key with this value, unless unknown or revoked. */
+  clientKey(key: string): Promise<ClientKeyRecord | undefined>;
+  /** The app's view in the account's live config; undefined without such an app. */
+  appView(accountId: string, appId: string): Promise<AppViewRead | undefined>;
+}
+
+/**
+ * Word that what apps read of an account may have changed (a publish, an activate, an A/B
+ * step, a revoked client key), from this process or another one or instance. `null`: some
+ * account, unknown which (another process wrote to the same SQLite file).
+ */
+export type LiveChangeListener = (accountId: string | null) => void;
+
+export interface LiveChanges {
+  subscribe(listener: LiveChangeListener): () => void;
+}
