@@ -14,6 +14,7 @@ import {
   type DeliveryKeyLookup,
 } from './client-key-rows';
 import type { SqliteDatabase } from './database';
+import { VersionedMemo } from './versioned-memo';
 import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
@@ -62,6 +63,8 @@ export class SqliteStore implements Store {
   private principalsOwnWrites = -1;
   /** Transactions run through this connection; every write goes through `write`. */
   private ownWrites = 0;
+  /** Client keys with their account's live stamp, kept as principals are (see above). */
+  private readonly deliveryKeys = new VersionedMemo<DeliveryKeyLookup>(MAX_CACHED_PRINCIPALS);
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -300,10 +303,17 @@ export class SqliteStore implements Store {
     return this.findDeliveryKeyNow(key);
   }
 
-  /** Not cached: one indexed read, so a publish or a revoke shows on the next request. */
+  /**
+   * Every delivery request asks this; the answer is kept until anything in the database
+   * changes (a publish or a revoke by another process included), so the next request
+   * after one sees it, and an unchanged database costs a `PRAGMA data_version` read.
+   */
   findDeliveryKeyNow(key: string): DeliveryKeyLookup | undefined {
-    const row = this.statements.deliveryKey.get(key) as Row | undefined;
-    return row && toDeliveryKeyLookup(row);
+    const version = this.statements.dataVersion.get() as number;
+    return this.deliveryKeys.get(key, version, this.ownWrites, () => {
+      const row = this.statements.deliveryKey.get(key) as Row | undefined;
+      return row && toDeliveryKeyLookup(row);
+    });
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
