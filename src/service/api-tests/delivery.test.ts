@@ -270,6 +270,17 @@ describe('GET /delivery/{client_key}/apps/{app_id}/assignment', () => {
     });
   });
 
+  it("gives user-2 the variant docs/delivery.md works out: bucket 9,670, 'big'", async () => {
+    const { key } = await clientKey();
+    expect(expectSuccess('getAssignment', await assignment(key, 'checkout', 'user-2'))).toEqual({
+      unit: 'user-2',
+      settings: { theme: 'light', button_size: 'large' },
+      tests: [{ id: 'bigger-button', variant: 'big' }],
+    });
+    const alice = expectSuccess('getAssignment', await assignment(key, 'checkout', 'alice'));
+    expect(alice.tests).toEqual([{ id: 'bigger-button', variant: 'control' }]);
+  });
+
   it('is the same on another instance on the same database, which sees publishes and revokes at once', async () => {
     const { key } = await clientKey();
     const other = await secondInstance();
