@@ -4,13 +4,16 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord } from '../delivery/delivery-reads';
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
   DELIVERY_KEY_QUERY,
+  LIVE_STAMP_QUERY,
   toClientKey,
   toDeliveryKeyLookup,
+  toLiveStamp,
   type DeliveryKeyLookup,
 } from './client-key-rows';
 import type { SqliteDatabase } from './database';
@@ -155,6 +158,7 @@ export class SqliteStore implements Store {
         'UPDATE client_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
       ),
       deliveryKey: db.prepare(`${DELIVERY_KEY_QUERY}?`),
+      liveStamp: db.prepare(`${LIVE_STAMP_QUERY}?`),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -314,6 +318,10 @@ export class SqliteStore implements Store {
       const row = this.statements.deliveryKey.get(key) as Row | undefined;
       return row && toDeliveryKeyLookup(row);
     });
+  }
+
+  async getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined> {
+    return toLiveStamp(this.statements.liveStamp.get(accountId) as Row | undefined);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
