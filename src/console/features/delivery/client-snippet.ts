@@ -3,15 +3,15 @@
  * an app to read its settings and variants and hear of each publish.
  */
 
-/** Where apps import the client library from (src/client, built to ESM). */
-export const CLIENT_IMPORT = 'provisioning-console/client';
+/** The client library as `npm run build:client` writes it: one ES module, no dependencies. */
+export const CLIENT_IMPORT = './provisioning-client.js';
 /** Placeholders where the live config has nothing to name. */
 export const SNIPPET_APP_PLACEHOLDER = 'your-app-id';
 export const SNIPPET_TEST_PLACEHOLDER = 'your-test-id';
 export const SNIPPET_UNIT = 'user-42';
 
 export interface SnippetInput {
-  /** The API base URL the console talks to: the delivery endpoints live under it. */
+  /** The API base URL the console talks to (the client adds `/api/v1` only when it is absent). */
   readonly baseUrl: string;
   readonly clientKey: string;
   readonly app: string | undefined;
