@@ -1,12 +1,14 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { HttpHandler } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { assign } from '../../../contract/assignment';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { routes } from '../../app/routes';
 import { ClientKeyServer, REVOKED_AT } from '../../testing/client-key-server';
 import { ConfigServer } from '../../testing/config-server';
-import { setupContractServer } from '../../testing/msw-contract';
+import { handle, setupContractServer } from '../../testing/msw-contract';
+import { problemOf } from '../../../contract/problem';
 import {
   ADMIN_STATUS,
   connectForTest,
@@ -49,10 +51,15 @@ const MANAGER: AuthStatus = {
   permissions: [...(ADMIN_STATUS.permissions ?? []), 'api_keys:manage'],
 };
 
-function open(status: AuthStatus = MANAGER, keys = new ClientKeyServer()) {
+/** `overrides` answer before the in-memory servers. */
+function open(
+  status: AuthStatus = MANAGER,
+  keys = new ClientKeyServer(),
+  ...overrides: HttpHandler[]
+) {
   const configs = new ConfigServer({ liveYaml: LIVE, status });
   connectForTest();
-  http.use(...configs.handlers, ...keys.handlers);
+  http.use(...overrides, ...configs.handlers, ...keys.handlers);
   return { keys, user: userEvent.setup(), ...renderRoutes(routes, { path: '/delivery' }) };
 }
 
@@ -176,7 +183,24 @@ describe('the Delivery page', () => {
     expect(within(section).queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryByRole('form', { name: 'Create a client key' })).toBeNull();
     // The apps and what a unit gets need no client key.
-    expect(screen.getByRole('region', { name: 'Apps' })).toBeTruthy();
+    expect(await screen.findByRole('region', { name: 'Apps' })).toBeTruthy();
+  });
+
+  it('manages keys while the live config cannot be read, and says so where the apps would be', async () => {
+    const keys = new ClientKeyServer([{ name: 'Web shop', apps: null }]);
+    open(
+      MANAGER,
+      keys,
+      handle('getLiveConfig', () => ({
+        problem: problemOf('database_unavailable', 'The database is unavailable'),
+      })),
+    );
+    expect(await screen.findByRole('table', { name: 'Client keys' })).toBeTruthy();
+    expect(keyRow('Web shop').textContent).toContain('All apps');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The live config could not be loaded.',
+    );
+    expect(screen.getByRole('button', { name: 'Create client key' })).toBeTruthy();
   });
 
   it("answers what a unit gets for each of the live config's apps", async () => {

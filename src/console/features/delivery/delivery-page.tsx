@@ -5,7 +5,7 @@ import { describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { LIVE } from '../../api/get-config';
-import { useAbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { useAbTestSource, type AbTestSourceQuery } from '../../ab-test-kit/api/get-ab-test-source';
 import { AppsSection } from './components/apps-section';
 import { ClientKeysSection } from './components/client-keys-section';
 
@@ -21,27 +21,34 @@ export function DeliveryPage() {
   return (
     <div className="page">
       <h1>Delivery</h1>
-      {status.isPending || live.isPending ? (
+      {status.isPending ? (
         <Spinner label="Loading the delivery…" />
-      ) : live.isError ? (
-        <div className="alert alert-error" role="alert">
-          <p>The live config could not be loaded. {describeError(live.error)}</p>
-          <Button onClick={() => live.refetch()}>Try again</Button>
-        </div>
       ) : (
-        <>
-          {status.data && (
-            <ErrorBoundary
-              fallback={({ reset }) => <RegionError what="The client keys" reset={reset} />}
-            >
-              <ClientKeysSection status={status.data} contents={live.data.contents} />
-            </ErrorBoundary>
-          )}
-          <ErrorBoundary fallback={({ reset }) => <RegionError what="The apps" reset={reset} />}>
-            <AppsSection apps={live.data.contents?.apps ?? []} />
+        status.data && (
+          <ErrorBoundary
+            fallback={({ reset }) => <RegionError what="The client keys" reset={reset} />}
+          >
+            {/* Keys do not wait for the live config: only the app choices and snippets read it. */}
+            <ClientKeysSection status={status.data} contents={live.data?.contents} />
           </ErrorBoundary>
-        </>
+        )
       )}
+      <ErrorBoundary fallback={({ reset }) => <RegionError what="The apps" reset={reset} />}>
+        <LiveApps live={live} />
+      </ErrorBoundary>
     </div>
   );
+}
+
+function LiveApps({ live }: { live: AbTestSourceQuery }) {
+  if (live.isPending) return <Spinner label="Loading the live config…" />;
+  if (live.isError) {
+    return (
+      <div className="alert alert-error" role="alert">
+        <p>The live config could not be loaded. {describeError(live.error)}</p>
+        <Button onClick={() => live.refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  return <AppsSection apps={live.data.contents?.apps ?? []} />;
 }

@@ -19,7 +19,7 @@ export const CANNOT_MANAGE_CLIENT_KEYS =
   'Your API key cannot manage client keys: that needs the api_keys:manage permission.';
 
 /** The snippet of `key`: its first app (or the live config's first), that app's first running test. */
-export function useSnippetOf(contents: ConfigContents | null) {
+export function useSnippetOf(contents: ConfigContents | null | undefined) {
   const connection = useConnection();
   const baseUrl = absoluteBaseUrl(connection?.baseUrl ?? '/', window.location.origin);
   return (key: ClientKey) => {
@@ -40,7 +40,8 @@ export function ClientKeysSection({
   contents,
 }: {
   status: AuthStatus;
-  contents: ConfigContents | null;
+  /** The live config's apps and tests; undefined while it loads. */
+  contents: ConfigContents | null | undefined;
 }) {
   const canManage = offers(status, 'api_keys:manage');
   const keys = useClientKeys({ enabled: canManage });
@@ -83,7 +84,10 @@ export function ClientKeysSection({
         ) : (
           <>
             <ClientKeyTable keys={keys.data} onRevoke={setRevoking} />
-            <CreateClientKeyForm apps={contents?.apps ?? []} onCreated={setCreated} />
+            <CreateClientKeyForm
+              apps={contents === undefined ? undefined : (contents?.apps ?? [])}
+              onCreated={setCreated}
+            />
             {created && (
               <NewClientKey
                 created={created}

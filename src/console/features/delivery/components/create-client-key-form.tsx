@@ -13,6 +13,7 @@ import {
 } from '../../../../contract/delivery';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
+import { Spinner } from '../../../components/spinner';
 import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
 import { FieldError } from '../../../components/form-fields';
 import { ApiProblem, describeError } from '../../../lib/api-client';
@@ -46,8 +47,8 @@ type CreateClientKeyFormInput = z.input<typeof createClientKeyFormSchema>;
 type CreateClientKeyFormValues = z.output<typeof createClientKeyFormSchema>;
 
 interface CreateClientKeyFormProps {
-  /** The live config's apps: what a key may be scoped to. */
-  apps: readonly AppContents[];
+  /** The live config's apps: what a key may be scoped to; undefined while they load. */
+  apps: readonly AppContents[] | undefined;
   onCreated: (key: ClientKey) => void;
 }
 
@@ -63,7 +64,7 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
     { reset, setError }: FormMethods<CreateClientKeyFormInput, CreateClientKeyFormValues>,
   ) => {
     setFailure(null);
-    const chosen = apps.map((app) => app.id).filter((id) => values.scope[id] === true);
+    const chosen = (apps ?? []).map((app) => app.id).filter((id) => values.scope[id] === true);
     const request: CreateClientKeyRequest = {
       name: values.name,
       ...(chosen.length > 0 ? { apps: chosen } : {}),
@@ -115,8 +116,12 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
                   The key reads only the apps you check. None checked: all apps, those added later
                   included.
                 </p>
-                {apps.length === 0 && <p>The live config has no apps yet.</p>}
-                {apps.map((app) => (
+                {apps === undefined ? (
+                  <Spinner label="Loading the apps…" />
+                ) : (
+                  apps.length === 0 && <p>The live config has no apps yet.</p>
+                )}
+                {apps?.map((app) => (
                   <FormCheckboxField
                     key={app.id}
                     name={`scope.${app.id}`}
