@@ -4,6 +4,7 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+import { SqliteLiveChanges } from '../delivery/live-changes-sqlite';
 import type { SqliteDatabase } from './database';
 import type { DatabaseState } from './database-unavailable';
 import type {
@@ -53,6 +54,7 @@ export class SqliteStore implements Store {
   private principalsOwnWrites = -1;
   /** Transactions run through this connection; every write goes through `write`. */
   private ownWrites = 0;
+  readonly liveChanges = new SqliteLiveChanges(() => this.statements.dataVersion.get() as number);
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -308,6 +310,8 @@ export class SqliteStore implements Store {
   ): Promise<T> {
     const s = this.statements;
     let liveAtStart: string | undefined;
+    // Whether what apps read changed: another config made live, or the live one updated.
+    let liveChanged = false;
     const tx: ConfigTransaction = {
       get: (id) => {
         checkDeclaredRead(reads, id, liveAtStart);
@@ -319,6 +323,7 @@ export class SqliteStore implements Store {
         s.insertConfig.run(configParams({ ...config, account_id: accountId }));
       },
       update: (id, change) => {
+        if (id === this.liveId(accountId)) liveChanged = true;
         s.updateConfig.run({
           ...change,
           valid: change.valid ? 1 : 0,
@@ -332,6 +337,7 @@ export class SqliteStore implements Store {
       },
       setLive: (id) => {
         s.setLive.run(accountId, id);
+        liveChanged = true;
       },
       addHistory: (entry) => this.recordHistory(entry),
       addAudit: (entry) => this.audit(entry),
@@ -343,10 +349,16 @@ export class SqliteStore implements Store {
         s.insertReview.run(review);
       },
     };
-    return this.write(() => {
+    const result = this.write(() => {
       liveAtStart = this.liveId(accountId);
       return work(tx);
     });
+    if (liveChanged) this.liveChanges.committed(accountId);
+    return result;
+  }
+
+  async announceLiveChange(accountId: string): Promise<void> {
+    this.liveChanges.committed(accountId);
   }
 
   private policy(accountId: string): AccountPolicy {
@@ -390,6 +402,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.liveChanges.close();
     this.db.close();
   }
 }

@@ -66,3 +66,16 @@ export function runCli(
     );
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }
+
+export const ACTIVATE_CHILD = join(import.meta.dirname, 'activate-child.ts');
+
+/** Makes a config live from another process on the SQLite file in `dataDir` (activate-child.ts). */
+export function activateInChild(dataDir: string, accountId: string, configId?: string): void {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', ACTIVATE_CHILD, dataDir, accountId, ...(configId ? [configId] : [])],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0)
+    throw new Error(`activate-child exited with ${result.status}: ${result.stderr}`);
+}
