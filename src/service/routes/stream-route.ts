@@ -9,6 +9,7 @@ import type { ClientKeyRecord, DeliveryReads } from '../delivery/delivery-reads'
 import { EVENT_STREAM_CONTENT_TYPE } from '../delivery/sse';
 import type { StreamHub } from '../delivery/stream-hub';
 import { HttpProblem } from '../http-problem';
+import { deliveryNotFound } from './delivery-routes';
 import { registerEndpoint } from './register-endpoint';
 
 /** Seconds a client is told to wait when the instance holds its most streams. */
@@ -17,11 +18,6 @@ export const STREAMS_FULL_RETRY_AFTER_S = 5;
 export interface StreamRouteDependencies {
   readonly reads: DeliveryReads;
   readonly streams: StreamHub;
-}
-
-/** An unknown key, app, or an app outside the key's scope: all alike, as on the GETs. */
-export function deliveryNotFound(): HttpProblem {
-  return HttpProblem.of('not_found', 'No such client key, or no such app for it');
 }
 
 export function keyReads(key: ClientKeyRecord, appId: string): boolean {

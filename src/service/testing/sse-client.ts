@@ -3,7 +3,7 @@
  * status and headers, each event as it arrives, comment lines counted, and the end of the
  * stream. Test-only (and the stream bench's subscribers).
  */
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
 
 export interface SseEvent {
   readonly event: string;
@@ -83,7 +83,7 @@ export class SseParser {
 export function openSse(
   url: string,
   headers: Record<string, string> = {},
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; agent?: Agent } = {},
 ): Promise<SseStream> {
   return new Promise((resolve, reject) => {
     const events: SseEvent[] = [];
@@ -119,47 +119,54 @@ export function openSse(
         wakeAll();
       },
     );
-    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
-      let markEnded: () => void = () => undefined;
-      const endedPromise = new Promise<void>((done) => {
-        markEnded = () => {
-          ended = true;
-          wakeAll();
-          done();
+    const req = request(
+      url,
+      {
+        headers: { accept: 'text/event-stream', ...headers },
+        ...(options.agent ? { agent: options.agent } : {}),
+      },
+      (res) => {
+        let markEnded: () => void = () => undefined;
+        const endedPromise = new Promise<void>((done) => {
+          markEnded = () => {
+            ended = true;
+            wakeAll();
+            done();
+          };
+        });
+        res.on('close', markEnded);
+        res.on('error', markEnded);
+        const stream = res.headers['content-type']?.startsWith('text/event-stream') === true;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (stream) parser.push(chunk);
+          else body += chunk;
+        });
+        const answer: SseStream = {
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          get body() {
+            return body;
+          },
+          events,
+          comments: () => comments,
+          async next(timeoutMs = options.timeoutMs ?? 5_000) {
+            await wait(() => events.length > taken, 'event', timeoutMs);
+            return events[taken++] as SseEvent;
+          },
+          async nextComment(timeoutMs = options.timeoutMs ?? 5_000) {
+            const seen = comments;
+            await wait(() => comments > seen, 'comment', timeoutMs);
+          },
+          ended: endedPromise,
+          isEnded: () => ended,
+          close: () => req.destroy(),
         };
-      });
-      res.on('close', markEnded);
-      res.on('error', markEnded);
-      const stream = res.headers['content-type']?.startsWith('text/event-stream') === true;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (stream) parser.push(chunk);
-        else body += chunk;
-      });
-      const answer: SseStream = {
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        get body() {
-          return body;
-        },
-        events,
-        comments: () => comments,
-        async next(timeoutMs = options.timeoutMs ?? 5_000) {
-          await wait(() => events.length > taken, 'event', timeoutMs);
-          return events[taken++] as SseEvent;
-        },
-        async nextComment(timeoutMs = options.timeoutMs ?? 5_000) {
-          const seen = comments;
-          await wait(() => comments > seen, 'comment', timeoutMs);
-        },
-        ended: endedPromise,
-        isEnded: () => ended,
-        close: () => req.destroy(),
-      };
-      if (stream) resolve(answer);
-      else res.on('end', () => resolve(answer));
-    });
+        if (stream) resolve(answer);
+        else res.on('end', () => resolve(answer));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
