@@ -80,10 +80,13 @@ describe('GET /delivery/{client_key}/stream', () => {
   it('sends the view the GET answers on connect, as text/event-stream with no-cache', async () => {
     const { service: running, clientKey, stream } = await start();
     const { key } = await clientKey();
-    const opened = await stream(key, 'checkout');
+    const opened = await stream(key, 'checkout', { origin: 'https://shop.example.com' });
     expect(opened.status).toBe(200);
     expect(opened.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(opened.headers['cache-control']).toBe('no-cache');
+    // What the onRequest hooks set comes with the stream: CORS for any origin, security headers.
+    expect(opened.headers['access-control-allow-origin']).toBe('*');
+    expect(opened.headers['x-content-type-options']).toBe('nosniff');
     const event = await opened.next();
     expect(event.event).toBe('app');
     const get = await send(running, undefined, 'getDeliveryView', {

@@ -5,7 +5,8 @@
  * response.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ClientKeyRecord, DeliveryReads } from '../delivery/delivery-reads';
+import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import type { DeliveryViewReads } from '../delivery/store-delivery-reads';
 import { EVENT_STREAM_CONTENT_TYPE } from '../delivery/sse';
 import type { StreamHub } from '../delivery/stream-hub';
 import { HttpProblem } from '../http-problem';
@@ -16,7 +17,7 @@ import { registerEndpoint } from './register-endpoint';
 export const STREAMS_FULL_RETRY_AFTER_S = 5;
 
 export interface StreamRouteDependencies {
-  readonly reads: DeliveryReads;
+  readonly reads: DeliveryViewReads;
   readonly streams: StreamHub;
 }
 
@@ -43,7 +44,8 @@ export function registerStreamRoute(
     const changesHeardBefore = streams.changesHeard();
     const key = await reads.clientKey(params.client_key);
     if (!key || !keyReads(key, query.app)) throw deliveryNotFound();
-    const read = await reads.appView(key.account_id, query.app);
+    // As the GET reads it: the live stamp with the key, the view from the cache.
+    const read = await reads.viewByKey(params.client_key, query.app);
     if (!read) throw deliveryNotFound();
     // Others opened meanwhile.
     if (streams.full) throw streamsFull(deps.maxStreams);
