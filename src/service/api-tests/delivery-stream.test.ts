@@ -205,6 +205,24 @@ describe('GET /delivery/{client_key}/stream', () => {
     await opened.nextComment(1_000);
   });
 
+  it('outlives the request timeouts: they bound how long a request takes to arrive, not its answer', async () => {
+    const { clientKey, stream } = await start({
+      http: {
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 500,
+        keepAliveTimeoutMs: 300,
+        trustProxy: false,
+      },
+      streams: { heartbeatMs: 200 },
+    });
+    const { key } = await clientKey();
+    const opened = await stream(key, 'checkout');
+    await opened.next();
+    await sleep(2_000);
+    await opened.nextComment(1_000);
+    expect(opened.isEnded()).toBe(false);
+  });
+
   it('ends the streams of a client key when it is revoked', async () => {
     const { service: running, admin, clientKey, stream } = await start();
     const revoked = await clientKey();
