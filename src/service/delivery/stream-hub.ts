@@ -65,7 +65,7 @@ class Subscriber {
   /** False when the subscriber was dropped for not reading what it was sent. */
   write(text: string): boolean {
     const response = this.response;
-    if (this.ended || response.destroyed) return false;
+    if (this.ended || response.destroyed || response.writableEnded) return false;
     if (response.writableLength > this.maxBufferedBytes) {
       response.destroy();
       return false;
@@ -138,6 +138,9 @@ export class StreamHub {
     response.writeHead(200, headOf(headers));
     const group = this.join(subscriber);
     response.once('close', () => this.leave(group, subscriber));
+    // A write racing the client's close fails on a dead socket: not the server's error, and
+    // `close` above removes the subscriber.
+    response.on('error', () => undefined);
     subscriber.etag = read.etag;
     if (opening.lastEventId === eventIdOf(read.view)) response.flushHeaders();
     else subscriber.write(appEvent(read.view));
