@@ -322,7 +322,7 @@ describe('GET /delivery/{client_key}/stream', () => {
     );
     // Rollbacks and roll-forwards, each an event of about 200 KB: far more, in all, than the
     // socket buffers between the two take.
-    const switches = 40;
+    const switches = 80;
     for (let done = 1; done <= switches; done++) {
       const id = done % 2 === 1 ? first : second;
       await ok(running, admin, 'activateConfig', { params: { id } });
