@@ -6,15 +6,13 @@
  * the event arrives. Several publishes; p50 and p99 over every (publish, subscriber).
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { judged, printed, round, type Figure } from '../lib/figures';
 import { benchDataDir, seedAccounts } from '../lib/seed';
-import { startListening } from '../lib/service-process';
+import { startService } from '../lib/service-process';
 import { SHOP_YAML } from '../../src/service/testing/api';
 
-const CLI = fileURLToPath(new URL('../../bin/provisioning.js', import.meta.url));
 const CHILD = fileURLToPath(new URL('../lib/stream-subscribers-child.ts', import.meta.url));
 const SUBSCRIBERS = Number(process.env.BENCH_STREAM_SUBSCRIBERS ?? 1_000);
 const PUBLISHES = 5;
@@ -42,18 +40,8 @@ export async function benchDeliveryStream(): Promise<Figure[]> {
   const dataDir = benchDataDir();
   const [account] = await seedAccounts(dataDir, [SHOP_YAML]);
   if (!account) throw new Error('no account was seeded');
-  // As startService runs it, except that one client address opens every stream here: the
-  // delivery rate limit (per address) is off.
-  const service = await startListening([CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: {
-      RATE_LIMIT_RPS: '0',
-      DELIVERY_RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      HOST: '127.0.0.1',
-    },
-    stdoutFile: join(dataDir, 'service.log'),
-    portPattern: /Provisioning Console: http:\/\/[^:]+:(\d+)/,
-  });
+  // One client address opens every stream here: the delivery rate limit (per address) is off.
+  const service = await startService(dataDir, { DELIVERY_RATE_LIMIT_RPS: '0' });
   try {
     const clientKey = await call(service.url, account.adminKey, 'POST', '/client-keys', {
       name: 'Bench apps',
