@@ -31,6 +31,11 @@ const boundaries = [
     from: ['./src/service'],
     message: 'The service and the console meet only in the contract and the config domain.',
   },
+  {
+    target: './src/client',
+    from: ['./src/configs', './src/service', './src/console'],
+    message: 'The client library ships alone: it may import only the contract.',
+  },
 ];
 
 /**
@@ -152,6 +157,31 @@ export default tseslint.config(
           paths: [classicZod],
           patterns: [
             { group: ['node:*', 'fs', 'path', 'crypto'], message: 'Keep this layer isomorphic.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client library is built into one file that imports nothing (docs/client.md): from
+    // the contract it takes types, and runs only the assignment module, which imports
+    // nothing; no zod, no Node. Its tests and their stand-in server may use anything.
+    files: ['src/client/**/*.ts'],
+    ignores: ['src/client/**/*.test.ts', 'src/client/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../contract/*', '!../contract/assignment'],
+              allowTypeImports: true,
+              message: 'The client takes only types from the contract (zod stays out of it).',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'http', 'zod', 'zod/*'],
+              message: 'The client runs in browsers and Node alike, with no dependencies.',
+            },
           ],
         },
       ],
