@@ -141,6 +141,22 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [classicZod] }] },
   },
   {
+    // The client library's tests may start the real service (client.integration.test.ts).
+    files: ['src/client/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries.filter((zone) => zone.target !== './src/client'),
+            ...consoleBoundaries,
+            featuresBelowApp,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A feature's tests render the app's routes, to reach its pages as a person does.
     files: ['src/console/features/**/*.test.{ts,tsx}'],
     rules: {

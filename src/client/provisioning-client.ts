@@ -335,7 +335,10 @@ export function createClient(options: ClientOptions): ProvisioningClient {
     }
   }
 
-  void run();
+  run().catch((error: unknown) => {
+    // Not expected (every step catches its own failures), but never an unhandled rejection.
+    report(new ClientError('network', `the client stopped: ${String(error)}`));
+  });
 
   return {
     ready({ timeoutMs } = {}) {
