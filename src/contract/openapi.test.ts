@@ -137,14 +137,41 @@ describe('the OpenAPI document', () => {
             expect(response.content?.['application/problem+json']?.schema).toEqual({
               $ref: '#/components/schemas/Problem',
             });
+          } else if (path.endsWith('/stream')) {
+            expect(types, `${path} ${status}`).toEqual(['text/event-stream']);
           } else expect(types, `${path} ${status}`).toEqual(['application/json']);
         }
       }
     }
   });
 
+  it('describes the stream of views as text/event-stream whose events carry a DeliveryView', () => {
+    expect(operationOf('streamDeliveryView').responses['200']?.content).toEqual({
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description: expect.stringContaining('Server-Sent Events'),
+          contentMediaType: 'application/json',
+          contentSchema: { $ref: '#/components/schemas/DeliveryView' },
+        },
+      },
+    });
+  });
+
+  it('reads no API key on the delivery endpoints, and an API key on the client key ones', () => {
+    for (const name of ['getDeliveryView', 'getAssignment', 'streamDeliveryView'] as const) {
+      expect(operationOf(name).security, name).toEqual([]);
+      expect(operationOf(name).responses['401'], name).toBeUndefined();
+    }
+    for (const name of ['listClientKeys', 'createClientKey', 'revokeClientKey'] as const) {
+      expect(operationOf(name).security, name).toBeUndefined();
+      expect(operationOf(name)['x-permission'], name).toBe('api_keys:manage');
+    }
+  });
+
   it('has If-None-Match and a 304 without a body on the GETs a client keeps', () => {
     for (const name of [
+      'getDeliveryView',
       'getConfig',
       'getLiveConfig',
       'getConfigSchema',

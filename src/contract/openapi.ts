@@ -240,7 +240,18 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       if (schema === undefined) continue;
       const status = Number(statusText);
       const headers = responseHeadersOf(endpoint, status);
-      const contentType = status >= 400 ? PROBLEM_CONTENT_TYPE : JSON_CONTENT_TYPE;
+      const stream = status < 300 ? endpoint.stream : undefined;
+      const contentType = status >= 400 ? PROBLEM_CONTENT_TYPE : (stream ?? JSON_CONTENT_TYPE);
+      // A stream's body is text; the schema says what the data of each of its events is.
+      const bodySchema = (): JsonSchema =>
+        stream
+          ? {
+              type: 'string',
+              description: 'Server-Sent Events; the data of each event is this JSON',
+              contentMediaType: JSON_CONTENT_TYPE,
+              contentSchema: schemaAt(key.response(name, statusText)),
+            }
+          : schemaAt(key.response(name, statusText));
       responses[statusText] = {
         description: STATUS_DESCRIPTIONS[status] ?? `Status ${status}`,
         ...(headers.length > 0
@@ -250,9 +261,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
               ),
             }
           : {}),
-        ...(schema
-          ? { content: { [contentType]: { schema: schemaAt(key.response(name, statusText)) } } }
-          : {}),
+        ...(schema ? { content: { [contentType]: { schema: bodySchema() } } } : {}),
       };
     }
     // Unknown routes (404) and 5xx carry a problem body too.

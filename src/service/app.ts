@@ -15,13 +15,25 @@ import {
 } from './plugins/connections';
 import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console-static';
-import { consoleCorsRule, registerCors } from './plugins/cors';
+import { consoleCorsRule, deliveryCorsRule, registerCors } from './plugins/cors';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBodies } from './plugins/json-body';
 import { lazyRequestLoggers, OneLinePerRequest } from './plugins/request-log';
-import { registerRateLimit, type RateLimitSettings } from './plugins/rate-limit';
+import {
+  DEFAULT_DELIVERY_RATE_LIMIT,
+  registerRateLimit,
+  type RateLimitSettings,
+} from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerApiKeyRoutes } from './routes/api-key-routes';
+import { registerClientKeyRoutes } from './routes/client-key-routes';
+import { registerDeliveryRoutes } from './routes/delivery-routes';
+import { createDeliveryReads } from './delivery/store-delivery-reads';
+import {
+  DEFAULT_VIEW_CACHE_LIMITS,
+  DeliveryViewCache,
+  type ViewCacheLimits,
+} from './delivery/view-cache';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerConfigRoutes } from './routes/config-routes';
 import { registerReviewRoutes } from './routes/review-routes';
@@ -33,6 +45,10 @@ export interface AppOptions {
   readonly store: Store;
   readonly clock?: Clock;
   readonly rateLimit?: RateLimitSettings;
+  /** The delivery URLs' own limit per client address; DEFAULT_DELIVERY_RATE_LIMIT when absent. */
+  readonly deliveryRateLimit?: RateLimitSettings;
+  /** How many apps' views and parsed configs the delivery endpoints keep in memory. */
+  readonly deliveryViewCache?: ViewCacheLimits;
   /** The built console (dist/); not served when absent. */
   readonly consoleDir?: string;
   /** Serve the console's source maps (`.map`); they are not served by default. */
@@ -79,11 +95,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
   const corsOrigins = options.corsOrigins ?? [];
   registerSecurityHeaders(app, { connectOrigins: corsOrigins });
-  // Before authentication: a preflight carries no key.
-  registerCors(app, { rules: [consoleCorsRule(corsOrigins)] });
+  // Before authentication: a preflight carries no key. The delivery rule comes first: any
+  // origin reads those URLs, whatever the console's origins are.
+  registerCors(app, { rules: [deliveryCorsRule(), consoleCorsRule(corsOrigins)] });
   registerConnectionRules(app);
   await app.register(authentication, { store: options.store, clock });
-  await registerRateLimit(app, options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  await registerRateLimit(
+    app,
+    options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    options.deliveryRateLimit ?? DEFAULT_DELIVERY_RATE_LIMIT,
+  );
   await registerCompression(app);
 
   const deps = { store: options.store, clock };
@@ -98,6 +119,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerConfigRoutes(app, { ...deps, configs });
   registerReviewRoutes(app, { ...deps, configs });
   registerApiKeyRoutes(app, deps);
+  registerClientKeyRoutes(app, deps);
+  // One for the app: the view GETs and the stream read through the same cache.
+  const deliveryReads = createDeliveryReads({
+    store: options.store,
+    cache: new DeliveryViewCache(options.deliveryViewCache ?? DEFAULT_VIEW_CACHE_LIMITS),
+  });
+  registerDeliveryRoutes(app, { reads: deliveryReads });
   await registerConsole(app, options.consoleDir, options.serveSourceMaps === true, corsOrigins);
   return app;
 }

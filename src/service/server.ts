@@ -38,6 +38,7 @@ export async function startServer(
   const app = await buildApp({
     store,
     rateLimit: settings.rateLimit,
+    deliveryRateLimit: settings.deliveryRateLimit,
     editPool: settings.editPool,
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,

@@ -42,6 +42,31 @@ describe('settingsFromEnv', () => {
   });
 });
 
+describe('DELIVERY_RATE_LIMIT_RPS', () => {
+  it('defaults to 20 a second with bursts of 100, apart from the API limit', () => {
+    const settings = settingsFromEnv({ RATE_LIMIT_RPS: '5' });
+    expect(settings.deliveryRateLimit).toEqual({ rps: 20, burst: 100 });
+    expect(settings.rateLimit.rps).toBe(5);
+  });
+
+  it('reads the rate and the burst, 0 turning it off', () => {
+    expect(
+      settingsFromEnv({ DELIVERY_RATE_LIMIT_RPS: '1000', DELIVERY_RATE_LIMIT_BURST: '5000' })
+        .deliveryRateLimit,
+    ).toEqual({ rps: 1000, burst: 5000 });
+    expect(settingsFromEnv({ DELIVERY_RATE_LIMIT_RPS: '0' }).deliveryRateLimit.rps).toBe(0);
+  });
+
+  it('refuses what is not a number', () => {
+    expect(() => settingsFromEnv({ DELIVERY_RATE_LIMIT_RPS: 'many' })).toThrow(
+      'DELIVERY_RATE_LIMIT_RPS',
+    );
+    expect(() => settingsFromEnv({ DELIVERY_RATE_LIMIT_BURST: '-1' })).toThrow(
+      'DELIVERY_RATE_LIMIT_BURST',
+    );
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('is off when unset or empty', () => {
     expect(trustedProxiesFrom(undefined)).toBe(false);

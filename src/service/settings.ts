@@ -6,7 +6,7 @@ import {
   type TrustedProxies,
 } from './plugins/connections';
 import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool';
-import type { RateLimitSettings } from './plugins/rate-limit';
+import { DEFAULT_DELIVERY_RATE_LIMIT, type RateLimitSettings } from './plugins/rate-limit';
 
 export interface ServiceSettings {
   readonly port: number;
@@ -16,6 +16,8 @@ export interface ServiceSettings {
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
   readonly rateLimit: RateLimitSettings;
+  /** The delivery URLs' own limit, per client address (`DELIVERY_RATE_LIMIT_RPS`, `_BURST`). */
+  readonly deliveryRateLimit: RateLimitSettings;
   readonly editPool: EditPoolSettings;
   readonly http: HttpSettings;
   /** `SERVE_SOURCE_MAPS=1`: the console's `.map` files are served (they are not by default). */
@@ -147,6 +149,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     rateLimit: {
       rps: numberFrom(env, 'RATE_LIMIT_RPS', 50),
       burst: numberFrom(env, 'RATE_LIMIT_BURST', 200),
+    },
+    deliveryRateLimit: {
+      rps: numberFrom(env, 'DELIVERY_RATE_LIMIT_RPS', DEFAULT_DELIVERY_RATE_LIMIT.rps),
+      burst: numberFrom(env, 'DELIVERY_RATE_LIMIT_BURST', DEFAULT_DELIVERY_RATE_LIMIT.burst),
     },
     editPool: {
       ...DEFAULT_EDIT_POOL,

@@ -10,6 +10,7 @@ import type {
   onRequestHookHandler,
 } from 'fastify';
 import type { Permission } from '../../contract/auth-status';
+import { CLIENT_KEY_PREFIX } from '../../contract/delivery';
 import type { UnauthenticatedCode } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
 import { hashSecret, isWellFormedSecret } from '../domain/api-key-secrets';
@@ -25,6 +26,12 @@ const TOUCH_INTERVAL_MS = 60_000;
 const REFUSALS = {
   missing: { code: 'unauthenticated', detail: 'Send an API key: Authorization: Bearer <key>' },
   malformed: { code: 'api_key_invalid', detail: 'The API key is malformed' },
+  clientKey: {
+    code: 'api_key_invalid',
+    // ASCII only: the detail is repeated in the WWW-Authenticate header.
+    detail:
+      'This is a client key (ck_...): a client key only reads the delivery URLs (/delivery/{client_key}/...); send an API key (sk_...)',
+  },
   unknown: { code: 'api_key_invalid', detail: 'The API key is not known' },
   revoked: { code: 'api_key_revoked', detail: 'The API key was revoked' },
   expired: { code: 'api_key_expired', detail: 'The API key has expired' },
@@ -145,7 +152,8 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
   const identifyNow = (request: FastifyRequest): Promise<void> | undefined => {
     const token = bearerToken(request);
     if (token === undefined || !isWellFormedSecret(token)) {
-      request.keyRefusal = token === undefined ? 'missing' : 'malformed';
+      if (token === undefined) request.keyRefusal = 'missing';
+      else request.keyRefusal = token.startsWith(CLIENT_KEY_PREFIX) ? 'clientKey' : 'malformed';
       return undefined;
     }
     const keyHash = rememberedHashes.of(token);

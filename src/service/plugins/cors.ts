@@ -43,6 +43,26 @@ export function consoleCorsRule(origins: readonly string[]): CorsRule {
   };
 }
 
+/** URLs apps call with a client key: the delivery endpoints. */
+export const DELIVERY_PATH_PREFIX = `${API_BASE_PATH}/delivery/`;
+
+/**
+ * The delivery URLs: any origin reads them (a browser's app carries its client key in its
+ * code; no credentials are sent or allowed), with revalidation and resumed streams.
+ */
+export function deliveryCorsRule(): CorsRule {
+  return {
+    pathPrefix: DELIVERY_PATH_PREFIX,
+    policy: {
+      origins: 'any',
+      methods: ['GET'],
+      allowedHeaders: ['If-None-Match', 'Last-Event-ID'],
+      exposedHeaders: ['ETag', 'Retry-After'],
+      maxAgeSeconds: 600,
+    },
+  };
+}
+
 function allowsAnyOrigin(policy: CorsPolicy): boolean {
   return policy.origins === 'any' || policy.origins.length > 0;
 }

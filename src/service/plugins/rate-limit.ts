@@ -3,18 +3,25 @@
  * requests a second, bursts up to `burst` (fixed windows of `burst / rps` seconds). `rps` 0
  * turns it off. `GET /health` and the console's files are never counted, so that a flood
  * from one address does not fail its probes or the console's page.
+ *
+ * The delivery URLs have a limit of their own, per client address only: a whole fleet of
+ * apps shares one client key, so counting per key would let one app starve the others.
  */
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemOf } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
 import { authenticationOf } from './authentication';
+import { DELIVERY_PATH_PREFIX } from './cors';
 
 export interface RateLimitSettings {
   readonly rps: number;
   readonly burst: number;
 }
+
+/** Per client address on the delivery URLs: 20 a second, bursts of 100. */
+export const DEFAULT_DELIVERY_RATE_LIMIT: RateLimitSettings = { rps: 20, burst: 100 };
 
 /**
  * Counters kept at most. When full, expired windows go, then the oldest down to 90%, so that
@@ -78,19 +85,51 @@ function isUncounted(route: RouteOptions): boolean {
   return route.url === `${API_BASE_PATH}/health` || !route.url.startsWith(`${API_BASE_PATH}/`);
 }
 
+function isDelivery(route: RouteOptions): boolean {
+  return route.url.startsWith(DELIVERY_PATH_PREFIX);
+}
+
+/**
+ * The delivery URLs' limit: fixed windows per client address, no key looked at (a stream
+ * counts once, when it opens). A 429 says when to come back.
+ */
+export function deliveryRateLimit(settings: RateLimitSettings): onRequestHookHandler {
+  const max = Math.max(settings.burst, 1);
+  const timeWindow = Math.ceil((max / settings.rps) * 1000);
+  const windows = new FixedWindowStore();
+  const detail = `Too many requests from this address to the delivery URLs: at most ${max} per ${timeWindow / 1000} s; retry after the Retry-After seconds`;
+  return (request, _reply, done) => {
+    windows.incr(
+      `ip:${request.ip}`,
+      (_error, result) => {
+        if (result === undefined || result.current <= max) return done();
+        const retryAfter = String(Math.max(1, Math.ceil(result.ttl / 1000)));
+        done(new HttpProblem(problemOf('rate_limited', detail), { 'retry-after': retryAfter }));
+      },
+      timeWindow,
+    );
+  };
+}
+
 export async function registerRateLimit(
   app: FastifyInstance,
   settings: RateLimitSettings,
+  delivery: RateLimitSettings = { rps: 0, burst: 0 },
 ): Promise<void> {
-  if (settings.rps <= 0) return;
-  const { identify } = authenticationOf(app);
+  const deliveryLimit = delivery.rps > 0 ? deliveryRateLimit(delivery) : undefined;
+  if (settings.rps <= 0 && !deliveryLimit) return;
+  const identify = settings.rps > 0 ? authenticationOf(app).identify : undefined;
   const burst = Math.max(settings.burst, 1);
   // Before the plugin's own onRoute hook, which skips a route whose config says false and
   // adds its counting hook after the route's own: the caller is identified first.
   app.addHook('onRoute', (route) => {
-    if (isUncounted(route)) route.config = { ...route.config, rateLimit: false };
-    else route.onRequest = [identify, ...hooksOf(route.onRequest)];
+    if (isDelivery(route)) {
+      route.config = { ...route.config, rateLimit: false };
+      if (deliveryLimit) route.onRequest = [deliveryLimit, ...hooksOf(route.onRequest)];
+    } else if (isUncounted(route)) route.config = { ...route.config, rateLimit: false };
+    else if (identify) route.onRequest = [identify, ...hooksOf(route.onRequest)];
   });
+  if (!identify) return;
   await app.register(rateLimit, {
     global: true,
     max: burst,

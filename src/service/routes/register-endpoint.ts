@@ -37,6 +37,11 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * If-None-Match, every time it wants it.
  */
 export const REVALIDATED_CACHE_CONTROL = 'private, no-cache';
+/**
+ * The delivery URLs' (a client key in the path, the same answer for every caller): any
+ * cache may keep it, and asks again with If-None-Match before each use.
+ */
+export const SHARED_REVALIDATED_CACHE_CONTROL = 'no-cache';
 
 /** Endpoints whose answers are always small (under 1 KiB): no compression hook at all. */
 const SMALL_ANSWERS: ReadonlySet<EndpointName> = new Set(['getAuthStatus', 'getHealth']);
@@ -82,6 +87,8 @@ export function registerEndpoint<N extends EndpointName>(
   const successSchema = (endpoint.responses as Endpoint['responses'])[successStatus];
   const serialized = successSchema ? compiledResponseSchema(successSchema) : undefined;
   const conditional = endpoint.method === 'GET' && 304 in endpoint.responses;
+  const cacheControl =
+    endpoint.auth === 'client_key' ? SHARED_REVALIDATED_CACHE_CONTROL : REVALIDATED_CACHE_CONTROL;
   const authentication = authenticationOf(app);
 
   app.route({
@@ -92,7 +99,8 @@ export function registerEndpoint<N extends EndpointName>(
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts, and one without a valid key learns nothing about its body (401 before 400).
     // In callback form, so that a key the store looks up at once goes on at once; a 401 or
-    // 403 goes to the error handler.
+    // 403 goes to the error handler. A client key's endpoint reads no Authorization header:
+    // its handler finds the key in the path.
     preParsing: (request, _reply, payload, done) => {
       if (endpoint.auth !== 'api_key') return done(null, payload);
       const permit = (principal: Principal) => {
@@ -131,7 +139,7 @@ export function registerEndpoint<N extends EndpointName>(
       if (output.etag !== undefined) {
         reply.header('etag', output.etag);
         if (conditional) {
-          reply.header('cache-control', REVALIDATED_CACHE_CONTROL);
+          reply.header('cache-control', cacheControl);
           if (ifNoneMatchHits(request.headers['if-none-match'], output.etag)) {
             return reply.code(304).send();
           }

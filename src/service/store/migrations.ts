@@ -258,4 +258,35 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX reviews_by_config ON reviews(config_id, seq);
   `,
   },
+  {
+    name: 'client keys: what apps read their live view with',
+    sqlite: `
+  -- A client key is not a secret (apps carry it in their code): stored as is, looked up by
+  -- value. apps: a JSON list of app ids, NULL for every app of the account.
+  CREATE TABLE client_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    apps TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX client_keys_by_account ON client_keys(account_id, created_at);
+  `,
+    postgres: `
+  -- A client key is not a secret (apps carry it in their code): stored as is, looked up by
+  -- value. apps: a JSON list of app ids as text, NULL for every app of the account.
+  CREATE TABLE client_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    apps TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX client_keys_by_account ON client_keys(account_id, created_at);
+  `,
+  },
 ];

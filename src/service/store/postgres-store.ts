@@ -14,6 +14,15 @@ import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
 import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
 import { inTransaction, type PostgresPool } from './postgres-database';
+import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import {
+  appsColumn,
+  CLIENT_KEY_COLUMNS,
+  DELIVERY_KEY_QUERY,
+  toClientKey,
+  toDeliveryKeyLookup,
+  type DeliveryKeyLookup,
+} from './client-key-rows';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -198,6 +207,61 @@ export class PostgresStore implements Store {
       [keyHash],
     );
     return row && toPrincipal(row);
+  }
+
+  async insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void> {
+    const values = [
+      key.id,
+      key.account_id,
+      key.name,
+      key.key,
+      appsColumn(key),
+      key.created_at,
+      key.revoked_at,
+    ];
+    await this.transaction((client) =>
+      run(client, [
+        {
+          text: `INSERT INTO client_keys (${CLIENT_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          values,
+        },
+        auditStatement(audit),
+      ]),
+    );
+  }
+
+  async listClientKeys(accountId: string): Promise<ClientKeyRecord[]> {
+    const rows = await this.query(
+      `SELECT ${CLIENT_KEY_COLUMNS} FROM client_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC`,
+      [accountId],
+    );
+    return rows.map(toClientKey);
+  }
+
+  async revokeClientKey(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<ClientKeyRecord | undefined> {
+    return this.transaction(async (client) => {
+      const revoked = await client.query(
+        'UPDATE client_keys SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+        [accountId, id, at],
+      );
+      if (revoked.rows.length > 0) await run(client, [auditStatement(audit)]);
+      const { rows } = await client.query(
+        `SELECT ${CLIENT_KEY_COLUMNS} FROM client_keys WHERE account_id = $1 AND id = $2`,
+        [accountId, id],
+      );
+      return rows[0] && toClientKey(rows[0]);
+    });
+  }
+
+  /** Not cached: another instance may publish or revoke at any moment. */
+  async findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined> {
+    const [row] = await this.query(`${DELIVERY_KEY_QUERY}$1`, [key]);
+    return row && toDeliveryKeyLookup(row);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

@@ -4,6 +4,15 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import {
+  appsColumn,
+  CLIENT_KEY_COLUMNS,
+  DELIVERY_KEY_QUERY,
+  toClientKey,
+  toDeliveryKeyLookup,
+  type DeliveryKeyLookup,
+} from './client-key-rows';
 import type { SqliteDatabase } from './database';
 import type { DatabaseState } from './database-unavailable';
 import type {
@@ -130,6 +139,19 @@ export class SqliteStore implements Store {
       listReviews: db.prepare(
         `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE account_id = ? AND config_id = ? ORDER BY seq`,
       ),
+      insertClientKey: db.prepare(
+        `INSERT INTO client_keys (${CLIENT_KEY_COLUMNS}) VALUES (@id, @account_id, @name, @key, @apps, @created_at, @revoked_at)`,
+      ),
+      listClientKeys: db.prepare(
+        `SELECT ${CLIENT_KEY_COLUMNS} FROM client_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
+      ),
+      getClientKey: db.prepare(
+        `SELECT ${CLIENT_KEY_COLUMNS} FROM client_keys WHERE account_id = ? AND id = ?`,
+      ),
+      revokeClientKey: db.prepare(
+        'UPDATE client_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
+      ),
+      deliveryKey: db.prepare(`${DELIVERY_KEY_QUERY}?`),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -247,6 +269,41 @@ export class SqliteStore implements Store {
   private readPrincipal(keyHash: string): Principal | undefined {
     const row = this.statements.principal.get(keyHash) as Row | undefined;
     return row && toPrincipal(row);
+  }
+
+  async insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void> {
+    this.write(() => {
+      this.statements.insertClientKey.run({ ...key, apps: appsColumn(key) });
+      this.audit(audit);
+    });
+  }
+
+  async listClientKeys(accountId: string): Promise<ClientKeyRecord[]> {
+    return (this.statements.listClientKeys.all(accountId) as Row[]).map(toClientKey);
+  }
+
+  async revokeClientKey(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<ClientKeyRecord | undefined> {
+    return this.write(() => {
+      const changed = this.statements.revokeClientKey.run(at, accountId, id).changes > 0;
+      if (changed) this.audit(audit);
+      const row = this.statements.getClientKey.get(accountId, id) as Row | undefined;
+      return row && toClientKey(row);
+    });
+  }
+
+  async findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined> {
+    return this.findDeliveryKeyNow(key);
+  }
+
+  /** Not cached: one indexed read, so a publish or a revoke shows on the next request. */
+  findDeliveryKeyNow(key: string): DeliveryKeyLookup | undefined {
+    const row = this.statements.deliveryKey.get(key) as Row | undefined;
+    return row && toDeliveryKeyLookup(row);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

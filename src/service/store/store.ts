@@ -13,6 +13,8 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import type { AccountPolicy } from '../../contract/reviews';
+import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import type { DeliveryKeyLookup } from './client-key-rows';
 import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
@@ -104,6 +106,24 @@ export interface Store {
    */
   findPrincipalByKeyHashNow?(keyHash: string): Principal | undefined;
   touchApiKey(id: string, at: string): Promise<void>;
+
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void>;
+  /** The account's client keys, revoked ones included, newest first. */
+  listClientKeys(accountId: string): Promise<ClientKeyRecord[]>;
+  /** Sets revoked_at unless already set; undefined when the account has no such key. */
+  revokeClientKey(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<ClientKeyRecord | undefined>;
+  /**
+   * The client key with this value, whatever its state, with its account's live config
+   * stamp, in one statement: every delivery request makes this lookup.
+   */
+  findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined>;
+  /** The same without a promise, in a store that answers without waiting on I/O (SQLite). */
+  findDeliveryKeyNow?(key: string): DeliveryKeyLookup | undefined;
 
   listConfigs(
     accountId: string,

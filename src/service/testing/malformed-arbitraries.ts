@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { IF_MATCH_PATTERN } from '../../contract/configs';
+import { ID_PATTERN } from '../../contract/config-document';
 import { API_BASE_PATH, contract, MAX_BODY_BYTES, type Endpoint } from '../../contract/endpoints';
 
 export interface MalformedRequest {
@@ -235,6 +236,34 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         )
         .chain((body) =>
           extras.map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
+        );
+    case 'createClientKey':
+      return fc
+        .oneof(
+          fc.record({ apps: fc.constant(['checkout']) }),
+          fc.record({ name: notAString }),
+          fc.record({ name: fc.constantFrom('', '   ', 'x'.repeat(101)) }),
+          fc.record({ name: loneSurrogate }),
+          fc.record({
+            name: fc.constant('ok'),
+            apps: fc.oneof(
+              notAnArray,
+              fc.constant([]),
+              fc.constant(['a', 'a']),
+              fc.array(
+                awkwardText.filter((text) => !new RegExp(ID_PATTERN).test(text)),
+                {
+                  minLength: 1,
+                  maxLength: 3,
+                },
+              ),
+            ),
+          }),
+        )
+        .chain((body) =>
+          extras
+            .filter((extra) => !('name' in extra) && !('apps' in extra))
+            .map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
         );
     case 'publishConfig':
       return fc.oneof(

@@ -43,6 +43,8 @@ export interface TestService {
 export interface TestServiceOptions {
   readonly clock?: Clock;
   readonly rateLimit?: RateLimitSettings;
+  /** The delivery URLs' limit per address (off when absent). */
+  readonly deliveryRateLimit?: RateLimitSettings;
   readonly initialYaml?: string;
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
   /** The edit pool, owned by the caller; by default one shared by the test file's services. */
@@ -73,6 +75,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     store,
     clock,
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
+    deliveryRateLimit: options.deliveryRateLimit ?? { rps: 0, burst: 0 },
     sharedEditPool:
       options.editPool ??
       (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),

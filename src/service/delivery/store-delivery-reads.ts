@@ -1,0 +1,84 @@
+/**
+ * DeliveryReads on the store: a client key and its account's live stamp read from the
+ * database on every request (a publish or a revoke, in this process or another, shows on
+ * the next one), the view itself from the cache when the live config's (id, revision) was
+ * seen before.
+ */
+import { deliveryViewOf, type LiveConfigStamp } from '../../configs/delivery-view';
+import { configData, parseConfig } from '../../configs/parse';
+import type { DeliveryKeyLookup } from '../store/client-key-rows';
+import type { Store } from '../store/store';
+import type { ClientKeyRecord, DeliveryReads } from './delivery-reads';
+import type { CachedAppView, DeliveryViewCache } from './view-cache';
+
+/** A value now, or later where the store must wait on I/O. */
+type Eventually<T> = T | Promise<T>;
+
+export interface DeliveryViewReads extends DeliveryReads {
+  appView(accountId: string, appId: string): Promise<CachedAppView | undefined>;
+  /**
+   * What `GET /delivery/{key}/apps/{app}` answers, in one lookup: undefined for an unknown
+   * or revoked key, an app outside its scope or not in the live config. Synchronous when
+   * the store answers at once and the view is cached (the 304 path).
+   */
+  viewByKey(key: string, appId: string): Eventually<CachedAppView | undefined>;
+}
+
+export function createDeliveryReads(deps: {
+  readonly store: Store;
+  readonly cache: DeliveryViewCache;
+}): DeliveryViewReads {
+  const { store, cache } = deps;
+
+  const dataOf = (accountId: string, stamp: LiveConfigStamp, yaml?: string) =>
+    cache.configData(stamp, async () => {
+      const text = yaml ?? (await store.getConfig(accountId, stamp.id))?.yaml;
+      if (text === undefined) return undefined;
+      const read = configData(parseConfig(text));
+      return read.ok ? read.data : undefined;
+    });
+
+  const build = async (
+    accountId: string,
+    stamp: LiveConfigStamp,
+    appId: string,
+    yaml?: string,
+  ): Promise<CachedAppView | undefined> => {
+    const view = deliveryViewOf(await dataOf(accountId, stamp, yaml), appId, stamp);
+    return view && cache.keepView(stamp, appId, view);
+  };
+
+  const answer = (
+    found: DeliveryKeyLookup | undefined,
+    appId: string,
+  ): Eventually<CachedAppView | undefined> => {
+    if (!found || found.key.revoked_at !== null || !found.live) return undefined;
+    if (found.key.apps !== null && !found.key.apps.includes(appId)) return undefined;
+    return cache.view(found.live, appId) ?? build(found.key.account_id, found.live, appId);
+  };
+
+  return {
+    async clientKey(key: string): Promise<ClientKeyRecord | undefined> {
+      const found = await store.findDeliveryKey(key);
+      return found && found.key.revoked_at === null ? found.key : undefined;
+    },
+
+    async appView(accountId: string, appId: string): Promise<CachedAppView | undefined> {
+      const liveId = await store.getLiveId(accountId);
+      if (liveId === undefined) return undefined;
+      const config = await store.getConfig(accountId, liveId);
+      if (!config) return undefined;
+      const stamp: LiveConfigStamp = {
+        id: config.id,
+        revision: config.revision,
+        published_at: config.published_at ?? config.created_at,
+      };
+      return cache.view(stamp, appId) ?? build(accountId, stamp, appId, config.yaml);
+    },
+
+    viewByKey(key: string, appId: string): Eventually<CachedAppView | undefined> {
+      if (store.findDeliveryKeyNow) return answer(store.findDeliveryKeyNow(key), appId);
+      return store.findDeliveryKey(key).then((found) => answer(found, appId));
+    },
+  };
+}

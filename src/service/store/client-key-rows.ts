@@ -1,0 +1,55 @@
+/**
+ * Client keys as both stores read them, and the one query the delivery path makes: the key,
+ * its account's live config stamp, together (a LEFT JOIN: an account without a live config
+ * still finds its key).
+ */
+import type { LiveConfigStamp } from '../../configs/delivery-view';
+import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import type { Row } from './rows';
+
+/** The key's columns and the live config's (l_), for `WHERE k.key = ?` (or `$1`). */
+export const DELIVERY_KEY_QUERY = `SELECT k.id, k.account_id, k.name, k.key, k.apps, k.created_at, k.revoked_at,
+       c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at
+  FROM client_keys k
+  LEFT JOIN live_configs l ON l.account_id = k.account_id
+  LEFT JOIN configs c ON c.id = l.config_id
+ WHERE k.key = `;
+
+export const CLIENT_KEY_COLUMNS = 'id, account_id, name, key, apps, created_at, revoked_at';
+
+/** A client key found with its account's live config (undefined: the account has none). */
+export interface DeliveryKeyLookup {
+  readonly key: ClientKeyRecord;
+  readonly live: LiveConfigStamp | undefined;
+}
+
+export function toClientKey(row: Row): ClientKeyRecord {
+  return {
+    id: row.id as string,
+    account_id: row.account_id as string,
+    name: row.name as string,
+    key: row.key as string,
+    apps: typeof row.apps === 'string' ? (JSON.parse(row.apps) as string[]) : null,
+    created_at: row.created_at as string,
+    revoked_at: (row.revoked_at as string | null) ?? null,
+  };
+}
+
+export function toDeliveryKeyLookup(row: Row): DeliveryKeyLookup {
+  return {
+    key: toClientKey(row),
+    live:
+      typeof row.l_id === 'string'
+        ? {
+            id: row.l_id,
+            revision: Number(row.l_revision),
+            published_at: row.l_published_at as string,
+          }
+        : undefined,
+  };
+}
+
+/** The apps column: JSON text, NULL for every app. */
+export function appsColumn(key: ClientKeyRecord): string | null {
+  return key.apps === null ? null : JSON.stringify(key.apps);
+}
