@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_MAX_EXPIRES_IN_DAYS, apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
 import { authStatusSchema } from '../contract/auth-status';
+import { deliveryViewSchema } from '../contract/delivery';
 import { BIN, spawnService, type ServiceProcess } from './testing/service-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-cli-'));
@@ -187,4 +188,38 @@ describe('the operator command line', () => {
     server?.child.kill('SIGTERM');
     expect(await server?.exited).toBe(0);
   }, 30_000);
+
+  it('serve --demo seeds an account whose admin key and client key both work, and prints both', async () => {
+    const demoDir = mkdtempSync(join(tmpdir(), 'provisioning-demo-'));
+    const output: string[] = [];
+    const demo = await spawnService(
+      ['--data-dir', demoDir, '--demo'],
+      { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
+      output,
+    );
+    try {
+      const printed = output.join('');
+      const line = printed.split('\n').find((candidate) => candidate.startsWith('{"url"')) ?? '';
+      const started = JSON.parse(line) as { demo_api_key: string; demo_client_key: string };
+      expect(printed).toContain(started.demo_api_key);
+      expect(printed).toContain(
+        `curl ${demo.url}/api/v1/delivery/${started.demo_client_key}/apps/checkout`,
+      );
+      const whoami = await fetch(`${demo.url}/api/v1/auth/status`, {
+        headers: { authorization: `Bearer ${started.demo_api_key}` },
+      });
+      expect(authStatusSchema.parse(await whoami.json()).email).toBe('demo@example.com');
+      const view = await fetch(
+        `${demo.url}/api/v1/delivery/${started.demo_client_key}/apps/checkout`,
+      );
+      expect(view.status).toBe(200);
+      const body = deliveryViewSchema.parse(await view.json());
+      expect(body.app.settings.theme).toBe('dark');
+      expect(body.ab_tests.map((test) => test.id)).toEqual(['bigger-button']);
+    } finally {
+      demo.child.kill('SIGKILL');
+      await demo.exited;
+      rmSync(demoDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
+import { API_BASE_PATH } from '../contract/endpoints';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
 import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
 import { startServer } from './server';
@@ -106,7 +107,7 @@ const COMMANDS: Record<string, Command> = {
       process.once('SIGINT', shutdown);
       if (server.demo) {
         process.stderr.write(
-          `\nProvisioning Console: ${server.url}\nDemo account ${server.demo.account.email}; admin API key (shown once, keep it):\n\n  ${server.demo.apiKey}\n\n`,
+          `\nProvisioning Console: ${server.url}\nDemo account ${server.demo.account.email}; admin API key (shown once, keep it):\n\n  ${server.demo.apiKey}\n\nWhat the demo's checkout app reads (client key ${server.demo.clientKey}):\n\n  curl ${server.url}${API_BASE_PATH}/delivery/${server.demo.clientKey}/apps/checkout\n\n`,
         );
       } else {
         process.stderr.write(`\nProvisioning Console: ${server.url}\n\n`);
@@ -117,7 +118,11 @@ const COMMANDS: Record<string, Command> = {
           ? { database: describeStore(location) }
           : { data_dir: location.dataDir }),
         ...(server.demo
-          ? { demo_api_key: server.demo.apiKey, demo_account_id: server.demo.account.account_id }
+          ? {
+              demo_api_key: server.demo.apiKey,
+              demo_client_key: server.demo.clientKey,
+              demo_account_id: server.demo.account.account_id,
+            }
           : {}),
       };
     },

@@ -1,7 +1,9 @@
 /**
  * The demo account `npm start` creates on an empty data directory: a live config with a few
- * apps, comments, and one running A/B test, and an admin key printed once.
+ * apps, comments, and one running A/B test, an admin key printed once, and a client key
+ * so that an app (or curl) can read its live view at once.
  */
+import { createClientKey } from '../delivery/client-keys';
 import type { Store } from '../store/store';
 import { createAccount, createApiKey, type CreatedAccount } from './accounts';
 
@@ -44,6 +46,8 @@ ab_tests:
 export interface DemoAccount {
   readonly account: CreatedAccount;
   readonly apiKey: string;
+  /** `ck_…`: reads every demo app's live view (not a secret). */
+  readonly clientKey: string;
 }
 
 export async function createDemoAccount(store: Store, now: Date): Promise<DemoAccount> {
@@ -57,5 +61,12 @@ export async function createDemoAccount(store: Store, now: Date): Promise<DemoAc
   const owner = await store.getUser(account.user_id);
   if (!owner) throw new Error('the demo owner was not created');
   const key = await createApiKey(store, { user: owner, name: 'Demo admin key', actor: null, now });
-  return { account, apiKey: key.secret };
+  const clientKey = await createClientKey(store, {
+    accountId: account.account_id,
+    name: 'Demo apps',
+    apps: undefined,
+    actor: null,
+    now,
+  });
+  return { account, apiKey: key.secret, clientKey: clientKey.key };
 }
