@@ -12,6 +12,7 @@ import { benchEditorOperations } from './console/editor-operations';
 import { benchSizes } from './console/sizes';
 import { benchAuthStatus } from './service/auth-status';
 import { benchConfigEdit } from './service/config-edit';
+import { benchDeliveryView } from './service/delivery-view';
 import { benchEditUnderLoad } from './service/edit-under-load';
 import { benchMergeEdit } from './service/merge-edit';
 import { judged, round, type Figure } from './lib/figures';
@@ -21,7 +22,7 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'merge', 'load', 'auth'],
+  service: ['edit', 'merge', 'load', 'auth', 'delivery'],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -52,7 +53,7 @@ const section = async (name: string, run: () => Promise<Figure[]>) => {
   figures.push(...(await run()));
 };
 
-if (runs('edit') || runs('merge') || runs('load') || runs('auth')) {
+if (runs('edit') || runs('merge') || runs('load') || runs('auth') || runs('delivery')) {
   // The service as `npm start` runs it: bin/provisioning.js runs this bundle while it is
   // newer than every source, else the TypeScript through tsx, which is slower (auth-status.ts).
   process.stderr.write('bench: bundling the service…\n');
@@ -70,6 +71,7 @@ if (runs('edit')) {
 if (runs('merge')) await section('merged edits', benchMergeEdit);
 if (runs('load')) await section('the service under edit load', benchEditUnderLoad);
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
+if (runs('delivery')) await section('GET /delivery/{key}/apps/{app}, 304', benchDeliveryView);
 if (runs('sizes') || runs('browser')) {
   // The console as it ships: built now, so that a clean clone can run the bench.
   process.stderr.write('bench: building the console…\n');

@@ -46,12 +46,22 @@ async function round(
   server: Server,
   path: string,
   load: { headers?: Record<string, string>; connections: number; durationSeconds: number },
+  expectedStatus?: number,
 ): Promise<RoundResult> {
   const before = processCpuMicros(server.pid);
   const result: LoadResult = await runLoad({ url: `${server.url}${path}`, ...load });
   const spent = processCpuMicros(server.pid) - before;
-  if (result.non2xx > 0 || result.errors > 0 || result.requests === 0) {
-    throw new Error(`${server.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  // Without an expected status, any 2xx will do.
+  const unexpected =
+    expectedStatus === undefined
+      ? result.non2xx
+      : Object.entries(result.statuses ?? {})
+          .filter(([status]) => Number(status) !== expectedStatus)
+          .reduce((sum, [, count]) => sum + count, 0);
+  if (unexpected > 0 || result.errors > 0 || result.requests === 0) {
+    throw new Error(
+      `${server.name}: ${unexpected} unexpected answers (${JSON.stringify(result.statuses)}), ${result.errors} errors`,
+    );
   }
   return { rps: result.rps, cpuMicrosPerRequest: spent / result.requests };
 }
@@ -68,14 +78,17 @@ export async function pairedCpuPerRequest(options: {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly pairs: number;
+  /** The status every answer must have (default: any 2xx). */
+  readonly expectedStatus?: number;
 }): Promise<PairedCost> {
   const load = {
     headers: options.headers ?? {},
     connections: options.connections,
     durationSeconds: options.durationSeconds,
   };
-  await round(options.subject, options.path, { ...load, durationSeconds: 1 });
-  await round(options.baseline, options.path, { ...load, durationSeconds: 1 });
+  const expected = options.expectedStatus;
+  await round(options.subject, options.path, { ...load, durationSeconds: 1 }, expected);
+  await round(options.baseline, options.path, { ...load, durationSeconds: 1 }, expected);
   const subject: RoundResult[] = [];
   const baseline: RoundResult[] = [];
   const ratios: number[] = [];
@@ -84,7 +97,7 @@ export async function pairedCpuPerRequest(options: {
     const results: Record<string, RoundResult> = {};
     for (const which of order) {
       const server = which === 'subject' ? options.subject : options.baseline;
-      results[which] = await round(server, options.path, load);
+      results[which] = await round(server, options.path, load, expected);
     }
     const mine = results.subject as RoundResult;
     const theirs = results.baseline as RoundResult;

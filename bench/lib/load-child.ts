@@ -1,7 +1,7 @@
 /**
  * The load generator, in a process of its own so that it never competes with the server
  * it measures inside one event loop: autocannon with the options given as JSON in argv[2];
- * prints `{ rps, requests, non2xx, errors }` as JSON.
+ * prints `{ rps, requests, non2xx, errors, statuses }` as JSON.
  */
 import autocannon from 'autocannon';
 
@@ -13,5 +13,11 @@ process.stdout.write(
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [
+        status,
+        stats.count ?? 0,
+      ]),
+    ),
   }),
 );

@@ -11,6 +11,8 @@ export interface LoadResult {
   readonly requests: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** Answers by status code. */
+  readonly statuses?: Readonly<Record<string, number>>;
 }
 
 export async function runLoad(options: {

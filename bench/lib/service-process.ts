@@ -56,12 +56,17 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-export function startService(dataDir: string): Promise<RunningProcess> {
+/** `env`: more settings (e.g. a delivery rate limit the load stays under). */
+export function startService(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningProcess> {
   return startListening([CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
     env: {
       RATE_LIMIT_RPS: '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       HOST: '127.0.0.1',
+      ...env,
     },
     stdoutFile: join(dataDir, 'service.log'),
     portPattern: /Provisioning Console: http:\/\/[^:]+:(\d+)/,

@@ -215,7 +215,10 @@ describe('GET /delivery/{client_key}/apps/{app_id}', () => {
 
 /** A second app (another instance) on the same database: SQLite through a connection of its own. */
 async function secondInstance(): Promise<{
-  call: (url: string) => Promise<{ statusCode: number; body: string }>;
+  call: (
+    url: string,
+    options?: { method?: 'GET' | 'DELETE'; key?: string },
+  ) => Promise<{ statusCode: number; body: string }>;
   close: () => Promise<void>;
 }> {
   const store: Store =
@@ -228,7 +231,12 @@ async function secondInstance(): Promise<{
     sharedEditPool: pool,
   });
   return {
-    call: (url) => app.inject({ method: 'GET', url }),
+    call: (url, options = {}) =>
+      app.inject({
+        method: options.method ?? 'GET',
+        url,
+        ...(options.key ? { headers: { authorization: `Bearer ${options.key}` } } : {}),
+      }),
     async close() {
       await app.close();
       await pool.close();
@@ -262,7 +270,18 @@ describe('GET /delivery/{client_key}/apps/{app_id}/assignment', () => {
     });
   });
 
-  it('is the same on another instance on the same database', async () => {
+  it("gives user-2 the variant docs/delivery.md works out: bucket 9,670, 'big'", async () => {
+    const { key } = await clientKey();
+    expect(expectSuccess('getAssignment', await assignment(key, 'checkout', 'user-2'))).toEqual({
+      unit: 'user-2',
+      settings: { theme: 'light', button_size: 'large' },
+      tests: [{ id: 'bigger-button', variant: 'big' }],
+    });
+    const alice = expectSuccess('getAssignment', await assignment(key, 'checkout', 'alice'));
+    expect(alice.tests).toEqual([{ id: 'bigger-button', variant: 'control' }]);
+  });
+
+  it('is the same on another instance on the same database, which sees publishes and revokes at once', async () => {
     const { key } = await clientKey();
     const other = await secondInstance();
     try {
@@ -287,6 +306,16 @@ describe('GET /delivery/{client_key}/apps/{app_id}/assignment', () => {
         app: { name: 'Renamed' },
         config: { id: published.id },
       });
+
+      // A revoke through the other instance shows on this one's next request.
+      expect((await view(key, 'checkout')).statusCode).toBe(200);
+      const { id } = (await ok(service, admin, 'listClientKeys'))[0] ?? { id: '' };
+      const revoked = await other.call(urlOf('revokeClientKey', { params: { id } }), {
+        method: 'DELETE',
+        key: admin,
+      });
+      expect(revoked.statusCode).toBe(200);
+      expectProblem(await view(key, 'checkout'), 404, 'not_found');
     } finally {
       await other.close();
     }

@@ -30,9 +30,9 @@ export function createDeliveryReads(deps: {
 }): DeliveryViewReads {
   const { store, cache } = deps;
 
-  const dataOf = (accountId: string, stamp: LiveConfigStamp, yaml?: string) =>
+  const dataOf = (accountId: string, stamp: LiveConfigStamp) =>
     cache.configData(stamp, async () => {
-      const text = yaml ?? (await store.getConfig(accountId, stamp.id))?.yaml;
+      const text = (await store.getConfig(accountId, stamp.id))?.yaml;
       if (text === undefined) return undefined;
       const read = configData(parseConfig(text));
       return read.ok ? read.data : undefined;
@@ -42,9 +42,8 @@ export function createDeliveryReads(deps: {
     accountId: string,
     stamp: LiveConfigStamp,
     appId: string,
-    yaml?: string,
   ): Promise<CachedAppView | undefined> => {
-    const view = deliveryViewOf(await dataOf(accountId, stamp, yaml), appId, stamp);
+    const view = deliveryViewOf(await dataOf(accountId, stamp), appId, stamp);
     return view && cache.keepView(stamp, appId, view);
   };
 
@@ -64,16 +63,10 @@ export function createDeliveryReads(deps: {
     },
 
     async appView(accountId: string, appId: string): Promise<CachedAppView | undefined> {
-      const liveId = await store.getLiveId(accountId);
-      if (liveId === undefined) return undefined;
-      const config = await store.getConfig(accountId, liveId);
-      if (!config) return undefined;
-      const stamp: LiveConfigStamp = {
-        id: config.id,
-        revision: config.revision,
-        published_at: config.published_at ?? config.created_at,
-      };
-      return cache.view(stamp, appId) ?? build(accountId, stamp, appId, config.yaml);
+      // The stamp alone: the config's text is read only when its views are not cached.
+      const stamp = await store.getLiveStamp(accountId);
+      if (!stamp) return undefined;
+      return cache.view(stamp, appId) ?? build(accountId, stamp, appId);
     },
 
     viewByKey(key: string, appId: string): Eventually<CachedAppView | undefined> {

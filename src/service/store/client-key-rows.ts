@@ -15,6 +15,11 @@ export const DELIVERY_KEY_QUERY = `SELECT k.id, k.account_id, k.name, k.key, k.a
   LEFT JOIN configs c ON c.id = l.config_id
  WHERE k.key = `;
 
+/** An account's live config stamp, for `WHERE l.account_id = ?` (or `$1`). */
+export const LIVE_STAMP_QUERY = `SELECT c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at
+  FROM live_configs l JOIN configs c ON c.id = l.config_id
+ WHERE l.account_id = `;
+
 export const CLIENT_KEY_COLUMNS = 'id, account_id, name, key, apps, created_at, revoked_at';
 
 /** A client key found with its account's live config (undefined: the account has none). */
@@ -36,16 +41,16 @@ export function toClientKey(row: Row): ClientKeyRecord {
 }
 
 export function toDeliveryKeyLookup(row: Row): DeliveryKeyLookup {
+  return { key: toClientKey(row), live: toLiveStamp(row) };
+}
+
+/** The live config's columns (l_) of a row; undefined when the row has none. */
+export function toLiveStamp(row: Row | undefined): LiveConfigStamp | undefined {
+  if (typeof row?.l_id !== 'string') return undefined;
   return {
-    key: toClientKey(row),
-    live:
-      typeof row.l_id === 'string'
-        ? {
-            id: row.l_id,
-            revision: Number(row.l_revision),
-            published_at: row.l_published_at as string,
-          }
-        : undefined,
+    id: row.l_id,
+    revision: Number(row.l_revision),
+    published_at: row.l_published_at as string,
   };
 }
 

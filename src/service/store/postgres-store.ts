@@ -14,13 +14,16 @@ import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
 import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
 import { inTransaction, type PostgresPool } from './postgres-database';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord } from '../delivery/delivery-reads';
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
   DELIVERY_KEY_QUERY,
+  LIVE_STAMP_QUERY,
   toClientKey,
   toDeliveryKeyLookup,
+  toLiveStamp,
   type DeliveryKeyLookup,
 } from './client-key-rows';
 import type {
@@ -262,6 +265,11 @@ export class PostgresStore implements Store {
   async findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined> {
     const [row] = await this.query(`${DELIVERY_KEY_QUERY}$1`, [key]);
     return row && toDeliveryKeyLookup(row);
+  }
+
+  async getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined> {
+    const [row] = await this.query(`${LIVE_STAMP_QUERY}$1`, [accountId]);
+    return toLiveStamp(row);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

@@ -4,16 +4,20 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord } from '../delivery/delivery-reads';
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
   DELIVERY_KEY_QUERY,
+  LIVE_STAMP_QUERY,
   toClientKey,
   toDeliveryKeyLookup,
+  toLiveStamp,
   type DeliveryKeyLookup,
 } from './client-key-rows';
 import type { SqliteDatabase } from './database';
+import { VersionedMemo } from './versioned-memo';
 import type { DatabaseState } from './database-unavailable';
 import type {
   AccountRecord,
@@ -62,6 +66,8 @@ export class SqliteStore implements Store {
   private principalsOwnWrites = -1;
   /** Transactions run through this connection; every write goes through `write`. */
   private ownWrites = 0;
+  /** Client keys with their account's live stamp, kept as principals are (see above). */
+  private readonly deliveryKeys = new VersionedMemo<DeliveryKeyLookup>(MAX_CACHED_PRINCIPALS);
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -152,6 +158,7 @@ export class SqliteStore implements Store {
         'UPDATE client_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
       ),
       deliveryKey: db.prepare(`${DELIVERY_KEY_QUERY}?`),
+      liveStamp: db.prepare(`${LIVE_STAMP_QUERY}?`),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -300,10 +307,21 @@ export class SqliteStore implements Store {
     return this.findDeliveryKeyNow(key);
   }
 
-  /** Not cached: one indexed read, so a publish or a revoke shows on the next request. */
+  /**
+   * Every delivery request asks this; the answer is kept until anything in the database
+   * changes (a publish or a revoke by another process included), so the next request
+   * after one sees it, and an unchanged database costs a `PRAGMA data_version` read.
+   */
   findDeliveryKeyNow(key: string): DeliveryKeyLookup | undefined {
-    const row = this.statements.deliveryKey.get(key) as Row | undefined;
-    return row && toDeliveryKeyLookup(row);
+    const version = this.statements.dataVersion.get() as number;
+    return this.deliveryKeys.get(key, version, this.ownWrites, () => {
+      const row = this.statements.deliveryKey.get(key) as Row | undefined;
+      return row && toDeliveryKeyLookup(row);
+    });
+  }
+
+  async getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined> {
+    return toLiveStamp(this.statements.liveStamp.get(accountId) as Row | undefined);
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {

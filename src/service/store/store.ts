@@ -13,6 +13,7 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import type { AccountPolicy } from '../../contract/reviews';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord } from '../delivery/delivery-reads';
 import type { DeliveryKeyLookup } from './client-key-rows';
 import type { DatabaseState } from './database-unavailable';
@@ -124,6 +125,8 @@ export interface Store {
   findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined>;
   /** The same without a promise, in a store that answers without waiting on I/O (SQLite). */
   findDeliveryKeyNow?(key: string): DeliveryKeyLookup | undefined;
+  /** The account's live config: id, revision and when it was published, not its text. */
+  getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
 
   listConfigs(
     accountId: string,

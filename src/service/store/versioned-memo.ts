@@ -1,0 +1,31 @@
+/**
+ * Answers remembered while the database is as it was when they were read: the same
+ * version (for SQLite, `PRAGMA data_version`, which moves on another connection's commit)
+ * and the same count of this connection's own writes (which data_version does not count).
+ * Checking the version costs far less than the query it saves. Only found answers are
+ * kept (inventing keys must not fill the memory), at most `limit`, emptied when full.
+ */
+export class VersionedMemo<V> {
+  private readonly values = new Map<string, V>();
+  private version = -1;
+  private ownWrites = -1;
+
+  constructor(private readonly limit: number) {}
+
+  /** The answer for `key` at this version, read with `read` unless remembered. */
+  get(key: string, version: number, ownWrites: number, read: () => V | undefined): V | undefined {
+    if (version !== this.version || ownWrites !== this.ownWrites) {
+      this.values.clear();
+      this.version = version;
+      this.ownWrites = ownWrites;
+    }
+    const known = this.values.get(key);
+    if (known !== undefined) return known;
+    const value = read();
+    if (value !== undefined) {
+      if (this.values.size >= this.limit) this.values.clear();
+      this.values.set(key, value);
+    }
+    return value;
+  }
+}
