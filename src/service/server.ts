@@ -39,6 +39,7 @@ export async function startServer(
     store,
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
+    streams: { maxStreams: settings.deliveryMaxStreams },
     editPool: settings.editPool,
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,
