@@ -3,7 +3,18 @@
  * with types that stand alone, and that works as built.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Built from './provisioning-client';
@@ -43,6 +54,47 @@ describe('the built client', () => {
     console.info(`${OUT}: ${size} bytes (ceiling ${CEILING_BYTES})`);
     expect(size).toBeLessThan(CEILING_BYTES);
   });
+
+  it('has types an app can compile against with the browser library alone', () => {
+    const app = mkdtempSync(join(tmpdir(), 'client-types-'));
+    try {
+      for (const file of ['provisioning-client.js', 'provisioning-client.d.ts']) {
+        copyFileSync(`build/client/${file}`, join(app, file));
+      }
+      writeFileSync(join(app, 'package.json'), '{"type": "module"}');
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'es2022',
+            module: 'nodenext',
+            lib: ['es2022', 'dom'],
+            types: [],
+          },
+          files: ['app.ts'],
+        }),
+      );
+      writeFileSync(
+        join(app, 'app.ts'),
+        [
+          "import { createClient, ClientError, type DeliveryView } from './provisioning-client.js';",
+          "const client = createClient({ baseUrl: 'https://x', clientKey: 'ck_x', app: 'web',",
+          '  onError: (error: ClientError) => console.log(error.kind, error.status) });',
+          'const view: DeliveryView = await client.ready({ timeoutMs: 10 });',
+          "const variant: string | undefined = client.variant('t', 'u');",
+          "const settings: Record<string, string | number | boolean> = client.settings('u');",
+          'client.subscribe((next) => console.log(next.config.revision, view, variant, settings))();',
+          'client.close();',
+        ].join('\n'),
+      );
+      const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+      execFileSync(process.execPath, [tsc, '-p', join(app, 'tsconfig.json')], { stdio: 'pipe' });
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('works as built', async () => {
     const built = (await import(pathToFileURL(OUT).href)) as typeof Built;
