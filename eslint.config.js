@@ -31,6 +31,11 @@ const boundaries = [
     from: ['./src/service'],
     message: 'The service and the console meet only in the contract and the config domain.',
   },
+  {
+    target: './src/client',
+    from: ['./src/configs', './src/service', './src/console'],
+    message: 'The client library ships alone: it may import only the contract.',
+  },
 ];
 
 /**
@@ -136,6 +141,22 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [classicZod] }] },
   },
   {
+    // The client library's tests may start the real service (client.integration.test.ts).
+    files: ['src/client/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries.filter((zone) => zone.target !== './src/client'),
+            ...consoleBoundaries,
+            featuresBelowApp,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A feature's tests render the app's routes, to reach its pages as a person does.
     files: ['src/console/features/**/*.test.{ts,tsx}'],
     rules: {
@@ -152,6 +173,31 @@ export default tseslint.config(
           paths: [classicZod],
           patterns: [
             { group: ['node:*', 'fs', 'path', 'crypto'], message: 'Keep this layer isomorphic.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The client library is built into one file that imports nothing (docs/client.md): from
+    // the contract it takes types, and runs only the assignment module, which imports
+    // nothing; no zod, no Node. Its tests and their stand-in server may use anything.
+    files: ['src/client/**/*.ts'],
+    ignores: ['src/client/**/*.test.ts', 'src/client/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../contract/*', '!../contract/assignment'],
+              allowTypeImports: true,
+              message: 'The client takes only types from the contract (zod stays out of it).',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'http', 'zod', 'zod/*'],
+              message: 'The client runs in browsers and Node alike, with no dependencies.',
+            },
           ],
         },
       ],

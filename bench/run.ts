@@ -12,6 +12,7 @@ import { benchEditorOperations } from './console/editor-operations';
 import { benchSizes } from './console/sizes';
 import { benchAuthStatus } from './service/auth-status';
 import { benchConfigEdit } from './service/config-edit';
+import { benchDeliveryStream } from './service/delivery-stream';
 import { benchDeliveryView } from './service/delivery-view';
 import { benchEditUnderLoad } from './service/edit-under-load';
 import { benchMergeEdit } from './service/merge-edit';
@@ -22,7 +23,7 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'merge', 'load', 'auth', 'delivery'],
+  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream'],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -53,7 +54,14 @@ const section = async (name: string, run: () => Promise<Figure[]>) => {
   figures.push(...(await run()));
 };
 
-if (runs('edit') || runs('merge') || runs('load') || runs('auth') || runs('delivery')) {
+if (
+  runs('edit') ||
+  runs('merge') ||
+  runs('load') ||
+  runs('auth') ||
+  runs('delivery') ||
+  runs('stream')
+) {
   // The service as `npm start` runs it: bin/provisioning.js runs this bundle while it is
   // newer than every source, else the TypeScript through tsx, which is slower (auth-status.ts).
   process.stderr.write('bench: bundling the service…\n');
@@ -72,6 +80,7 @@ if (runs('merge')) await section('merged edits', benchMergeEdit);
 if (runs('load')) await section('the service under edit load', benchEditUnderLoad);
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
 if (runs('delivery')) await section('GET /delivery/{key}/apps/{app}, 304', benchDeliveryView);
+if (runs('stream')) await section('push: publish → SSE event', benchDeliveryStream);
 if (runs('sizes') || runs('browser')) {
   // The console as it ships: built now, so that a clean clone can run the bench.
   process.stderr.write('bench: building the console…\n');

@@ -55,6 +55,24 @@ describe('the architecture is enforced by ESLint', () => {
     expect(await ruleIdsFor('src/contract/probe.ts', code)).toContain('no-restricted-imports');
   });
 
+  it('lets the client library take only types and the assignment module from the contract', async () => {
+    const zodValue =
+      "import { deliveryViewSchema } from '../contract/delivery';\nexport const probe = deliveryViewSchema;\n";
+    const nodeModule =
+      "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n";
+    const configs =
+      "import { toPointer } from '../configs/json-pointer';\nexport const probe = toPointer;\n";
+    const allowed =
+      "import type { DeliveryView } from '../contract/delivery';\nimport { assign } from '../contract/assignment';\nexport type Probe = DeliveryView;\nexport const probe = assign;\n";
+    const file = 'src/client/probe.ts';
+    expect(await ruleIdsFor(file, zodValue)).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await ruleIdsFor(file, nodeModule)).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await ruleIdsFor(file, configs)).toContain('import-x/no-restricted-paths');
+    expect(await ruleIdsFor(file, allowed)).toEqual([]);
+  }, 30_000);
+
   it('lets the console import the config domain and the contract', async () => {
     const code =
       "import { toPointer } from '../configs/json-pointer';\nimport { ID_PATTERN } from '../contract/config-document';\nexport const probe = [toPointer, ID_PATTERN];\n";

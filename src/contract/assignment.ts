@@ -2,13 +2,12 @@
  * Which variant of a running A/B test a unit (a user, a device) gets, and the settings it
  * sees (docs/delivery.md, Assignment). The server, the client library (src/client) and the
  * console all assign with this module, so that a unit gets the same answer everywhere; it
- * imports nothing, so the client library stays free of dependencies.
+ * imports nothing but a constant, so the client library stays free of dependencies.
  */
 
 /** Buckets a unit can fall in; a variant of weight w covers w × 100 of them. */
 export const BUCKETS = 10_000;
-/** The longest unit id the delivery endpoints accept. */
-export const MAX_UNIT_ID_LENGTH = 200;
+export { MAX_UNIT_ID_LENGTH } from './limits';
 
 const FNV_OFFSET_BASIS = 2_166_136_261;
 const FNV_PRIME = 16_777_619;

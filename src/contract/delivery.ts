@@ -5,7 +5,7 @@
  */
 import { described, z } from './zod';
 import { configIdSchema, settingValueSchema } from './config-document';
-import { MAX_UNIT_ID_LENGTH } from './assignment';
+import { MAX_UNIT_ID_LENGTH } from './limits';
 import { timestampSchema } from './timestamp';
 
 export const CLIENT_KEY_PREFIX = 'ck_';

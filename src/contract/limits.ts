@@ -4,6 +4,12 @@
  * value, so every walk of a pointer or a tree stays short.
  */
 
+/**
+ * The longest unit id (a user, a device) the delivery endpoints accept. Here rather than in
+ * the assignment module, so that the contract's first-page schemas do not pull the hashing in.
+ */
+export const MAX_UNIT_ID_LENGTH = 200;
+
 /** The longest JSON Pointer an operation may name, in characters (UTF-16 code units). */
 export const MAX_POINTER_LENGTH = 1_024;
 

@@ -34,6 +34,8 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerApiKeyRoutes } from './routes/api-key-routes';
 import { registerClientKeyRoutes } from './routes/client-key-routes';
 import { registerDeliveryRoutes } from './routes/delivery-routes';
+import { registerStreamRoute } from './routes/stream-route';
+import { DEFAULT_STREAM_SETTINGS, StreamHub, type StreamSettings } from './delivery/stream-hub';
 import { createDeliveryReads } from './delivery/store-delivery-reads';
 import {
   DEFAULT_VIEW_CACHE_LIMITS,
@@ -57,6 +59,8 @@ export interface AppOptions {
   readonly deliveryViewCache?: ViewCacheLimits;
   /** Successful delivery reads: a summary line a minute (default) or a line each. */
   readonly deliveryReadLog?: DeliveryReadLogSettings;
+  /** Delivery streams: how many at most, their heartbeat, the slow-reader bound. */
+  readonly streams?: Partial<StreamSettings>;
   /** The built console (dist/); not served when absent. */
   readonly consoleDir?: string;
   /** Serve the console's source maps (`.map`); they are not served by default. */
@@ -109,6 +113,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before authentication: a preflight carries no key. The delivery rule comes first: any
   // origin reads those URLs, whatever the console's origins are.
   registerCors(app, { rules: [deliveryCorsRule(), consoleCorsRule(corsOrigins)] });
+  // One for the app: the view GETs and the stream read through the same cache.
+  const deliveryReads = createDeliveryReads({
+    store: options.store,
+    cache: new DeliveryViewCache(options.deliveryViewCache ?? DEFAULT_VIEW_CACHE_LIMITS),
+  });
+  const streamSettings = { ...DEFAULT_STREAM_SETTINGS, ...options.streams };
+  const streams = new StreamHub(deliveryReads, options.store.liveChanges, streamSettings, app.log);
+  // Before the connection rules: their close waits for every connection to end, so the
+  // streams must have ended first.
+  app.addHook('preClose', async () => streams.close());
   registerConnectionRules(app);
   await app.register(authentication, { store: options.store, clock });
   await registerRateLimit(
@@ -131,12 +145,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerReviewRoutes(app, { ...deps, configs });
   registerApiKeyRoutes(app, deps);
   registerClientKeyRoutes(app, deps);
-  // One for the app: the view GETs and the stream read through the same cache.
-  const deliveryReads = createDeliveryReads({
-    store: options.store,
-    cache: new DeliveryViewCache(options.deliveryViewCache ?? DEFAULT_VIEW_CACHE_LIMITS),
-  });
   registerDeliveryRoutes(app, { reads: deliveryReads });
+  registerStreamRoute(app, {
+    reads: deliveryReads,
+    streams,
+    maxStreams: streamSettings.maxStreams,
+  });
   await registerConsole(app, options.consoleDir, options.serveSourceMaps === true, corsOrigins);
   return app;
 }

@@ -41,6 +41,7 @@ export async function startServer(
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
     deliveryReadLog: { ...DEFAULT_DELIVERY_READ_LOG, mode: settings.deliveryAccessLog },
+    streams: { maxStreams: settings.deliveryMaxStreams },
     editPool: settings.editPool,
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,

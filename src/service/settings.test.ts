@@ -138,3 +138,19 @@ describe('CORS_ORIGINS', () => {
     expect(() => corsOriginsFrom(raw)).toThrow(reason);
   });
 });
+
+describe('DELIVERY_MAX_STREAMS', () => {
+  it('defaults to 10,000 streams an instance', () => {
+    expect(settingsFromEnv({}).deliveryMaxStreams).toBe(10_000);
+  });
+
+  it('takes a whole number of streams', () => {
+    expect(settingsFromEnv({ DELIVERY_MAX_STREAMS: '2500' }).deliveryMaxStreams).toBe(2_500);
+  });
+
+  it.each(['0', '-1', '1.5', 'many'])('refuses %j, naming the variable', (raw) => {
+    expect(() => settingsFromEnv({ DELIVERY_MAX_STREAMS: raw })).toThrow(
+      /DELIVERY_MAX_STREAMS must be a whole number > 0/,
+    );
+  });
+});

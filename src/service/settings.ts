@@ -8,6 +8,7 @@ import {
 import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool';
 import { DEFAULT_DELIVERY_RATE_LIMIT, type RateLimitSettings } from './plugins/rate-limit';
 import { DELIVERY_ACCESS_LOG_MODES, type DeliveryAccessLog } from './plugins/delivery-read-log';
+import { DEFAULT_STREAM_SETTINGS } from './delivery/stream-hub';
 
 export interface ServiceSettings {
   readonly port: number;
@@ -27,6 +28,8 @@ export interface ServiceSettings {
   readonly serveSourceMaps: boolean;
   /** `CORS_ORIGINS`: the other origins whose consoles may call this API, and whose APIs this console may call. */
   readonly corsOrigins: readonly string[];
+  /** `DELIVERY_MAX_STREAMS`: delivery streams this instance holds open at most. */
+  readonly deliveryMaxStreams: number;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -59,6 +62,14 @@ function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number
   if (raw === undefined || raw === '') return fallback;
   if (!/^[1-9][0-9]*$/.test(raw))
     throw new Error(`${name} must be a whole number of milliseconds > 0, got "${raw}"`);
+  return Number(raw);
+}
+
+function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw))
+    throw new Error(`${name} must be a whole number > 0, got "${raw}"`);
   return Number(raw);
 }
 
@@ -175,5 +186,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     http: httpSettingsFrom(env),
     serveSourceMaps: env.SERVE_SOURCE_MAPS === '1',
     corsOrigins: corsOriginsFrom(env.CORS_ORIGINS),
+    deliveryMaxStreams: wholeNumberFrom(
+      env,
+      'DELIVERY_MAX_STREAMS',
+      DEFAULT_STREAM_SETTINGS.maxStreams,
+    ),
   };
 }

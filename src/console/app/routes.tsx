@@ -57,6 +57,10 @@ const abTestPage = lazyPage(
   async () => (await import('../features/ab-tests/ab-test-page')).AbTestPage,
   abTestsLoading,
 );
+const deliveryPage = lazyPage(
+  async () => (await import('../features/delivery/delivery-page')).DeliveryPage,
+  'Loading the delivery…',
+);
 
 export const routes: RouteObject[] = [
   {
@@ -81,6 +85,7 @@ export const routes: RouteObject[] = [
               { path: 'ab-tests', element: abTestsPage },
               { path: 'ab-tests/new', element: createAbTestPage },
               { path: 'ab-tests/:configId/:testId', element: abTestPage },
+              { path: 'delivery', element: deliveryPage },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { editorTextToOperations, parseConfig } from '../../configs';
+import { deliveryViewOf } from '../../configs/delivery-view';
 import {
   applyEdits,
   configArb,
@@ -164,5 +165,48 @@ describe('resolving an edit that conflicts with a newer one (409)', () => {
     const changed = BASE.replace('onboarding: true', 'onboarding: false');
     const mine = { path: '/apps/1/settings/onboarding', theirs: false };
     expect(textOf(resolveEdit(BASE, edited, changed, [mine]))).not.toContain('onboarding');
+  });
+});
+
+describe("an app's delivery view, from the live config's text", () => {
+  const stamp = { id: 'cfg_live', revision: 3, published_at: '2026-11-22T10:00:00.000Z' };
+  const text = `${BASE}ab_tests:
+  - id: onboarding-copy
+    app: ios-app
+    status: running
+    variants:
+      - id: control
+        weight: 40
+      - id: short
+        weight: 60
+        settings:
+          onboarding: false
+    started_at: "2026-11-20T10:00:00.000Z"
+`;
+
+  it('is what the delivery endpoints build (deliveryViewOf) from the same data', () => {
+    const session = new OperationsSession();
+    const data = session.textData(text);
+    if (!data.ok) throw new Error('the text does not parse');
+    const view = handleOperationsRequest(session, {
+      kind: 'delivery-view',
+      text,
+      appId: 'ios-app',
+      config: stamp,
+    });
+    expect(view).toEqual(deliveryViewOf(data.data, 'ios-app', stamp));
+    expect(view).toMatchObject({
+      app: { id: 'ios-app', settings: { onboarding: true } },
+      ab_tests: [{ id: 'onboarding-copy', status: 'running' }],
+      config: stamp,
+    });
+  });
+
+  it('is null for an app the config does not have, or a text that does not parse', () => {
+    const session = new OperationsSession();
+    const ask = (body: string, appId: string) =>
+      handleOperationsRequest(session, { kind: 'delivery-view', text: body, appId, config: stamp });
+    expect(ask(text, 'android')).toBeNull();
+    expect(ask('apps: [\n', 'ios-app')).toBeNull();
   });
 });

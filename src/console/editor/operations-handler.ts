@@ -21,6 +21,8 @@ import {
   type ConfigData,
   type EditorOperationsResult,
 } from '../../configs';
+import { deliveryViewOf, type LiveConfigStamp } from '../../configs/delivery-view';
+import type { DeliveryView } from '../../contract/delivery';
 import type {
   ChosenField,
   OperationsRequest,
@@ -203,6 +205,17 @@ export function readContents(session: OperationsSession, text: string): ConfigCo
   return data.ok ? readConfigContents(data.data) : null;
 }
 
+/** The view of one app of the live config, with the same builder as the delivery endpoints. */
+export function readDeliveryView(
+  session: OperationsSession,
+  text: string,
+  appId: string,
+  config: LiveConfigStamp,
+): DeliveryView | null {
+  const data = session.textData(text);
+  return data.ok ? (deliveryViewOf(data.data, appId, config) ?? null) : null;
+}
+
 export function handleOperationsRequest(
   session: OperationsSession,
   request: OperationsRequest,
@@ -223,5 +236,7 @@ export function handleOperationsRequest(
       return primeSavedText(session, request.text);
     case 'contents':
       return readContents(session, request.text);
+    case 'delivery-view':
+      return readDeliveryView(session, request.text, request.appId, request.config);
   }
 }

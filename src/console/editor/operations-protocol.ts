@@ -6,6 +6,8 @@
  */
 import type { Operation } from '../../contract/operations';
 import type { ConfigContents, EditorOperationsResult } from '../../configs';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
+import type { DeliveryView } from '../../contract/delivery';
 
 export type OperationsRequest =
   | {
@@ -44,6 +46,16 @@ export type OperationsRequest =
       /** A config's apps and A/B tests, for pages that show them (null: it does not parse). */
       readonly kind: 'contents';
       readonly text: string;
+    }
+  | {
+      /**
+       * One app's view as the delivery endpoints send it, from the live config's text
+       * (null: no such app, or the text does not parse).
+       */
+      readonly kind: 'delivery-view';
+      readonly text: string;
+      readonly appId: string;
+      readonly config: LiveConfigStamp;
     };
 
 /** A conflicting field and the value chosen for it. */
@@ -70,6 +82,7 @@ export interface OperationsResults {
   readonly resolve: ReapplyResult;
   readonly prime: null;
   readonly contents: ConfigContents | null;
+  readonly 'delivery-view': DeliveryView | null;
 }
 
 export type ResultOf<R extends OperationsRequest> = OperationsResults[R['kind']];

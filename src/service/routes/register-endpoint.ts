@@ -66,6 +66,8 @@ export type EndpointOutput<N extends EndpointName> = {
   | { readonly body: ResponseBodyOf<Contract[N]> }
   /** A body the handler serialized itself with `reply.serialize` (the route's serializer). */
   | { readonly serializedBody: string }
+  /** The handler took the response over (`reply.hijack()`) and writes it itself: a stream. */
+  | { readonly streamed: true }
 );
 
 export interface EndpointDependencies {
@@ -93,6 +95,7 @@ export function registerEndpoint<N extends EndpointName>(
   const authentication = authenticationOf(app);
 
   const respond = (request: FastifyRequest, reply: FastifyReply, output: EndpointOutput<N>) => {
+    if ('streamed' in output) return reply;
     if (output.etag !== undefined) {
       reply.header('etag', output.etag);
       if (conditional) {

@@ -12,6 +12,11 @@
  */
 import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+import {
+  liveChangeNotice,
+  listenerClientFor,
+  PostgresLiveChanges,
+} from '../delivery/live-changes-postgres';
 import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
 import { inTransaction, type PostgresPool } from './postgres-database';
 import type { LiveConfigStamp } from '../../configs/delivery-view';
@@ -78,9 +83,11 @@ async function run(client: Queryable, statements: readonly Statement[]): Promise
 
 export class PostgresStore implements Store {
   private readonly health: DatabaseHealth;
+  readonly liveChanges: PostgresLiveChanges;
 
   constructor(private readonly pool: PostgresPool) {
     this.health = new DatabaseHealth(() => pool.query('SELECT 1'));
+    this.liveChanges = new PostgresLiveChanges(listenerClientFor(pool));
   }
 
   private async query<R extends Row = Row>(text: string, values: unknown[] = []): Promise<R[]> {
@@ -252,7 +259,9 @@ export class PostgresStore implements Store {
         'UPDATE client_keys SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
         [accountId, id, at],
       );
-      if (revoked.rows.length > 0) await run(client, [auditStatement(audit)]);
+      // Its open streams end on every instance once this commits (live changes).
+      if (revoked.rows.length > 0)
+        await run(client, [auditStatement(audit), liveChangeNotice(accountId)]);
       const { rows } = await client.query(
         `SELECT ${CLIENT_KEY_COLUMNS} FROM client_keys WHERE account_id = $1 AND id = $2`,
         [accountId, id],
@@ -387,6 +396,8 @@ export class PostgresStore implements Store {
       // The callback reads the rows loaded above and its writes are queued, then sent in
       // order in this transaction.
       let liveId = liveAtStart;
+      // Whether what apps read changed: another config made live, or the live one updated.
+      let liveChanged = false;
       const writes: Statement[] = [];
       const tx: ConfigTransaction = {
         get: (id) => {
@@ -398,6 +409,7 @@ export class PostgresStore implements Store {
           writes.push(configStatement({ ...config, account_id: accountId }));
         },
         update: (id, change) => {
+          if (id === liveId) liveChanged = true;
           writes.push({
             text: SQL.updateConfig,
             values: [
@@ -422,6 +434,7 @@ export class PostgresStore implements Store {
         setLive: (id) => {
           writes.push({ text: SQL.setLive, values: [accountId, id] });
           liveId = id;
+          liveChanged = true;
         },
         addHistory: (entry) => writes.push(historyStatement(entry)),
         addAudit: (entry) => writes.push(auditStatement(entry)),
@@ -434,6 +447,8 @@ export class PostgresStore implements Store {
         addReview: (review) => writes.push(reviewStatement(review)),
       };
       const result = await work(tx);
+      // Sent on commit only: listeners on every instance hear of it then, never of a rollback.
+      if (liveChanged) writes.push(liveChangeNotice(accountId));
       await run(client, writes);
       return result;
     });
@@ -474,7 +489,13 @@ export class PostgresStore implements Store {
     return rows.map(toReview);
   }
 
+  async announceLiveChange(accountId: string): Promise<void> {
+    const notice = liveChangeNotice(accountId);
+    await this.query(notice.text, notice.values);
+  }
+
   async close(): Promise<void> {
+    await this.liveChanges.close();
     await this.pool.end();
   }
 }

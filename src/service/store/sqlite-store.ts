@@ -6,6 +6,7 @@ import type { ConfigKind } from '../../contract/config-edit';
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
 import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import { SqliteLiveChanges } from '../delivery/live-changes-sqlite';
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
@@ -68,6 +69,7 @@ export class SqliteStore implements Store {
   private ownWrites = 0;
   /** Client keys with their account's live stamp, kept as principals are (see above). */
   private readonly deliveryKeys = new VersionedMemo<DeliveryKeyLookup>(MAX_CACHED_PRINCIPALS);
+  readonly liveChanges = new SqliteLiveChanges(() => this.statements.dataVersion.get() as number);
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -295,12 +297,16 @@ export class SqliteStore implements Store {
     at: string,
     audit: AuditRecord,
   ): Promise<ClientKeyRecord | undefined> {
-    return this.write(() => {
-      const changed = this.statements.revokeClientKey.run(at, accountId, id).changes > 0;
+    let changed = false;
+    const revoked = this.write(() => {
+      changed = this.statements.revokeClientKey.run(at, accountId, id).changes > 0;
       if (changed) this.audit(audit);
       const row = this.statements.getClientKey.get(accountId, id) as Row | undefined;
       return row && toClientKey(row);
     });
+    // Its open streams end once this has committed (live changes).
+    if (changed) this.liveChanges.committed(accountId);
+    return revoked;
   }
 
   async findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined> {
@@ -383,6 +389,8 @@ export class SqliteStore implements Store {
   ): Promise<T> {
     const s = this.statements;
     let liveAtStart: string | undefined;
+    // Whether what apps read changed: another config made live, or the live one updated.
+    let liveChanged = false;
     const tx: ConfigTransaction = {
       get: (id) => {
         checkDeclaredRead(reads, id, liveAtStart);
@@ -394,6 +402,7 @@ export class SqliteStore implements Store {
         s.insertConfig.run(configParams({ ...config, account_id: accountId }));
       },
       update: (id, change) => {
+        if (id === this.liveId(accountId)) liveChanged = true;
         s.updateConfig.run({
           ...change,
           valid: change.valid ? 1 : 0,
@@ -407,6 +416,7 @@ export class SqliteStore implements Store {
       },
       setLive: (id) => {
         s.setLive.run(accountId, id);
+        liveChanged = true;
       },
       addHistory: (entry) => this.recordHistory(entry),
       addAudit: (entry) => this.audit(entry),
@@ -418,10 +428,16 @@ export class SqliteStore implements Store {
         s.insertReview.run(review);
       },
     };
-    return this.write(() => {
+    const result = this.write(() => {
       liveAtStart = this.liveId(accountId);
       return work(tx);
     });
+    if (liveChanged) this.liveChanges.committed(accountId);
+    return result;
+  }
+
+  async announceLiveChange(accountId: string): Promise<void> {
+    this.liveChanges.committed(accountId);
   }
 
   private policy(accountId: string): AccountPolicy {
@@ -465,6 +481,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.liveChanges.close();
     this.db.close();
   }
 }

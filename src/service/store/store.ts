@@ -14,7 +14,7 @@
 import type { ConfigKind } from '../../contract/config-edit';
 import type { AccountPolicy } from '../../contract/reviews';
 import type { LiveConfigStamp } from '../../configs/delivery-view';
-import type { ClientKeyRecord } from '../delivery/delivery-reads';
+import type { ClientKeyRecord, LiveChanges } from '../delivery/delivery-reads';
 import type { DeliveryKeyLookup } from './client-key-rows';
 import type { DatabaseState } from './database-unavailable';
 import type {
@@ -164,6 +164,19 @@ export interface Store {
   ): Promise<void>;
   /** The reviews of a config, oldest first. */
   listReviews(accountId: string, configId: string): Promise<ReviewRecord[]>;
+
+  /**
+   * Word, after commit, that what apps of an account read may have changed: a unit of work
+   * that made another config live (publish, activate, an A/B step) or updated the live one,
+   * in this process, another process on the same SQLite file, or another instance on the
+   * same PostgreSQL database (`null`: some account, unknown which).
+   */
+  readonly liveChanges: LiveChanges;
+  /**
+   * Announces `accountId` to every listener of every instance, for a change made outside a
+   * unit of work on configs (a client key revoked): after its commit.
+   */
+  announceLiveChange(accountId: string): Promise<void>;
 
   /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
   checkHealth(): Promise<DatabaseState>;

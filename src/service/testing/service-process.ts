@@ -66,3 +66,24 @@ export function runCli(
     );
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }
+
+export const ACTIVATE_CHILD = join(import.meta.dirname, 'activate-child.ts');
+
+/**
+ * Makes a config live from another process (activate-child.ts): on the SQLite file in
+ * `dataDir`, or on the PostgreSQL database `env.DATABASE_URL` names.
+ */
+export function activateInChild(
+  dataDir: string,
+  accountId: string,
+  configId?: string,
+  env: NodeJS.ProcessEnv = {},
+): void {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', ACTIVATE_CHILD, dataDir, accountId, ...(configId ? [configId] : [])],
+    { encoding: 'utf8', env: { ...process.env, ...env } },
+  );
+  if (result.status !== 0)
+    throw new Error(`activate-child exited with ${result.status}: ${result.stderr}`);
+}

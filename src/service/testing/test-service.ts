@@ -45,6 +45,8 @@ export interface TestServiceOptions {
   readonly rateLimit?: RateLimitSettings;
   /** The delivery URLs' limit per address (off when absent). */
   readonly deliveryRateLimit?: RateLimitSettings;
+  /** Delivery streams' bounds and heartbeat (their defaults when absent). */
+  readonly streams?: AppOptions['streams'];
   readonly initialYaml?: string;
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
   /** The edit pool, owned by the caller; by default one shared by the test file's services. */
@@ -78,6 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
     deliveryRateLimit: options.deliveryRateLimit ?? { rps: 0, burst: 0 },
+    ...(options.streams ? { streams: options.streams } : {}),
     sharedEditPool:
       options.editPool ??
       (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),

@@ -10,6 +10,7 @@ import { RouteErrorBoundary } from './route-error';
 const NAV = [
   { to: '/configs', label: 'Configs' },
   { to: '/ab-tests', label: 'A/B tests' },
+  { to: '/delivery', label: 'Delivery' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { AbTestContents } from '../../../configs';
 import { Button } from '../../components/button';
+import { ErrorBoundary, RegionError } from '../../components/error-boundary';
 import { Spinner } from '../../components/spinner';
 import { Time } from '../../components/time';
 import { ApiProblem, describeError } from '../../lib/api-client';
@@ -12,6 +13,7 @@ import { LIVE } from '../../api/get-config';
 import { useAbTestSource, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
 import { describeIssue } from '../../ab-test-kit/components/request-problem';
 import { StepDialog } from '../../ab-test-kit/components/step-dialogs';
+import { UnitAssignmentBox } from '../../ab-test-kit/components/unit-assignment-box';
 import { issuesOfTest } from '../../ab-test-kit/form/server-errors';
 import { stepsOffered, type LifecycleStep } from '../../ab-test-kit/lifecycle';
 import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
@@ -148,6 +150,13 @@ function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestCon
           </div>
         )}
       </section>
+      {test.app !== null && (
+        <ErrorBoundary
+          fallback={({ reset }) => <RegionError what="What a unit gets" reset={reset} />}
+        >
+          <UnitAssignmentBox appId={test.app} test={{ id: test.id, status: test.status }} />
+        </ErrorBoundary>
+      )}
       {step && (
         <StepDialog
           step={step}

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { CreatedApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/form-fields';
-import { notify } from '../../../lib/notices';
+import { copyToClipboard } from '../../../lib/clipboard';
 
 /** The secret of a key just created: shown once, with a copy button and a plain warning. */
 export function NewApiKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -12,16 +12,6 @@ export function NewApiKey({ created, onDone }: { created: CreatedApiKey; onDone:
     field.current?.focus();
     field.current?.select();
   }, [created.id]);
-
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(created.secret);
-      notify('Key copied to the clipboard.');
-    } catch {
-      notify('Copying failed: select the key and copy it yourself.', 'error');
-    }
-  };
 
   return (
     <div className="new-key">
@@ -36,7 +26,9 @@ export function NewApiKey({ created, onDone }: { created: CreatedApiKey; onDone:
         spellCheck={false}
         className="secret"
         onFocus={(event) => event.currentTarget.select()}
-        after={<Button onClick={() => void copy()}>Copy key</Button>}
+        after={
+          <Button onClick={() => void copyToClipboard(created.secret, 'Key')}>Copy key</Button>
+        }
       />
       <p className="warning-text">Copy this key now: it will not be shown again.</p>
       <div className="form-actions">

@@ -1,0 +1,153 @@
+/**
+ * Create a client key: a name, and optionally the apps it may read, chosen from the live
+ * config's (none chosen: every app, those added later included). The body is checked with
+ * the contract's createClientKeyRequestSchema before it is sent.
+ */
+import { useId, useState } from 'react';
+import type { AppContents } from '../../../../configs';
+import {
+  CLIENT_KEY_MAX_APPS,
+  CLIENT_KEY_NAME_MAX_LENGTH,
+  type ClientKey,
+  type CreateClientKeyRequest,
+} from '../../../../contract/delivery';
+import { z } from '../../../../contract/zod';
+import { Button } from '../../../components/button';
+import { Spinner } from '../../../components/spinner';
+import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import { FieldError } from '../../../components/form-fields';
+import { ApiProblem, describeError } from '../../../lib/api-client';
+import { notify } from '../../../lib/notices';
+import { useCreateClientKey } from '../api/create-client-key';
+
+const TOO_MANY_APPS = `Choose at most ${CLIENT_KEY_MAX_APPS} apps, or none for all of them.`;
+
+const createClientKeyFormSchema = z.object({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a name for the key.'),
+      z.maxLength(
+        CLIENT_KEY_NAME_MAX_LENGTH,
+        `Use at most ${CLIENT_KEY_NAME_MAX_LENGTH} characters.`,
+      ),
+    ),
+  scope: z
+    .record(z.string(), z.boolean())
+    .check(
+      z.refine(
+        (scope) => Object.values(scope).filter(Boolean).length <= CLIENT_KEY_MAX_APPS,
+        TOO_MANY_APPS,
+      ),
+    ),
+});
+
+type CreateClientKeyFormInput = z.input<typeof createClientKeyFormSchema>;
+type CreateClientKeyFormValues = z.output<typeof createClientKeyFormSchema>;
+
+interface CreateClientKeyFormProps {
+  /** The live config's apps: what a key may be scoped to; undefined while they load. */
+  apps: readonly AppContents[] | undefined;
+  onCreated: (key: ClientKey) => void;
+}
+
+export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProps) {
+  const titleId = useId();
+  const appsHintId = useId();
+  const appsErrorId = useId();
+  const create = useCreateClientKey();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const onSubmit = (
+    values: CreateClientKeyFormValues,
+    { reset, setError }: FormMethods<CreateClientKeyFormInput, CreateClientKeyFormValues>,
+  ) => {
+    setFailure(null);
+    const chosen = (apps ?? []).map((app) => app.id).filter((id) => values.scope[id] === true);
+    const request: CreateClientKeyRequest = {
+      name: values.name,
+      ...(chosen.length > 0 ? { apps: chosen } : {}),
+    };
+    create.mutate(request, {
+      onSuccess: (key) => {
+        reset();
+        notify(`Created the client key ${key.name}.`);
+        onCreated(key);
+      },
+      onError: (error) => {
+        const nameError =
+          error instanceof ApiProblem ? error.errors.find((entry) => entry.path === '/name') : null;
+        if (nameError) setError('name', { message: nameError.message });
+        else setFailure(`The client key was not created. ${describeError(error)}`);
+      },
+    });
+  };
+
+  return (
+    <div className="create-key">
+      <h3 id={titleId}>Create a client key</h3>
+      <Form
+        schema={createClientKeyFormSchema}
+        defaultValues={{ name: '', scope: {} }}
+        onSubmit={onSubmit}
+        aria-labelledby={titleId}
+      >
+        {(form) => {
+          // The record's own rule (how many apps): its message, not a nested field's.
+          const scopeMessage: unknown = form.getFieldState('scope', form.formState).error?.message;
+          const appsError = typeof scopeMessage === 'string' ? scopeMessage : undefined;
+          return (
+            <>
+              <FormTextField
+                name="name"
+                label="Name"
+                autoComplete="off"
+                maxLength={CLIENT_KEY_NAME_MAX_LENGTH}
+              />
+              <fieldset
+                className="permissions"
+                aria-describedby={[appsHintId, appsError ? appsErrorId : '']
+                  .filter(Boolean)
+                  .join(' ')}
+              >
+                <legend>Apps</legend>
+                <p id={appsHintId} className="field-hint">
+                  The key reads only the apps you check. None checked: all apps, those added later
+                  included.
+                </p>
+                {apps === undefined ? (
+                  <Spinner label="Loading the apps…" />
+                ) : (
+                  apps.length === 0 && <p>The live config has no apps yet.</p>
+                )}
+                {apps?.map((app) => (
+                  <FormCheckboxField
+                    key={app.id}
+                    name={`scope.${app.id}`}
+                    label={
+                      <>
+                        {app.name ?? app.id} <code>{app.id}</code>
+                      </>
+                    }
+                  />
+                ))}
+                <FieldError id={appsErrorId} message={appsError} />
+              </fieldset>
+              {failure && (
+                <p role="alert" className="alert alert-error">
+                  {failure}
+                </p>
+              )}
+              <div className="form-actions">
+                <Button type="submit" variant="primary" pending={create.isPending}>
+                  Create client key
+                </Button>
+              </div>
+            </>
+          );
+        }}
+      </Form>
+    </div>
+  );
+}
