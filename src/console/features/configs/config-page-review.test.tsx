@@ -126,7 +126,7 @@ describe('the editor page: review', () => {
 
   it('lets a reviewer request changes, then approve: the draft is published on approval', async () => {
     const user = userEvent.setup();
-    const { server, history } = open({ requested: true, publishOnApproval: true });
+    const { server, history, queryClient } = open({ requested: true, publishOnApproval: true });
     const region = await reviewRegion();
     expect(await screen.findByText('In review · 0 of 1 approval')).toBeTruthy();
 
@@ -145,6 +145,9 @@ describe('the editor page: review', () => {
     expect(
       await screen.findByText('Approved and published. This version is now live.'),
     ).toBeTruthy();
+    // The published config's page has read it: no request of this test outlives the test.
+    expect(await screen.findByText('Published')).toBeTruthy();
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
   });
 
   it('greys Approve and Request changes with the reason for a key without config:publish', async () => {

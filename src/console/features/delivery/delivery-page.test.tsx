@@ -71,14 +71,17 @@ function keyRow(name: string) {
 
 describe('the Delivery page', () => {
   it('has one h1, a title, and a place in the navigation', async () => {
-    open();
+    const { queryClient } = open();
     expect(await screen.findByRole('heading', { level: 1, name: 'Delivery' })).toBeTruthy();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
-    expect(document.title).toBe('Delivery · Provisioning Console');
+    // The title is set in an effect after the first paint.
+    await waitFor(() => expect(document.title).toBe('Delivery · Provisioning Console'));
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Delivery' }).getAttribute('href')).toBe(
       '/delivery',
     );
+    // The page's reads end within this test: none answers after it, into the next.
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
   });
 
   it('lists the client keys: name, whole key, apps or "All apps", created, revoked', async () => {
