@@ -93,6 +93,8 @@ export const ifNoneMatchHeadersSchema = z.object({
  */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  // What a client that kept the answer sends, as it came: no need to split it.
+  if (header === etag) return true;
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();

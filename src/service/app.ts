@@ -20,6 +20,12 @@ import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-han
 import { registerJsonBodies } from './plugins/json-body';
 import { lazyRequestLoggers, OneLinePerRequest } from './plugins/request-log';
 import {
+  DEFAULT_DELIVERY_READ_LOG,
+  DeliveryReadTally,
+  registerDeliveryReadSummary,
+  type DeliveryReadLogSettings,
+} from './plugins/delivery-read-log';
+import {
   DEFAULT_DELIVERY_RATE_LIMIT,
   registerRateLimit,
   type RateLimitSettings,
@@ -51,6 +57,8 @@ export interface AppOptions {
   readonly deliveryRateLimit?: RateLimitSettings;
   /** How many apps' views and parsed configs the delivery endpoints keep in memory. */
   readonly deliveryViewCache?: ViewCacheLimits;
+  /** Successful delivery reads: a summary line a minute (default) or a line each. */
+  readonly deliveryReadLog?: DeliveryReadLogSettings;
   /** Delivery streams: how many at most, their heartbeat, the slow-reader bound. */
   readonly streams?: Partial<StreamSettings>;
   /** The built console (dist/); not served when absent. */
@@ -86,15 +94,18 @@ export function serviceLoggerOptions(level: string) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
+  const readLog = options.deliveryReadLog ?? DEFAULT_DELIVERY_READ_LOG;
+  const readTally = readLog.mode === 'summary' ? new DeliveryReadTally() : undefined;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: MAX_BODY_BYTES,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(readTally),
     childLoggerFactory: lazyRequestLoggers,
     frameworkErrors: frameworkErrorHandler,
     ...httpServerOptions(options.http ?? DEFAULT_HTTP_SETTINGS),
   });
 
+  if (readTally) registerDeliveryReadSummary(app, readTally, readLog.intervalMs);
   registerJsonBodies(app);
   registerErrorHandler(app);
   const corsOrigins = options.corsOrigins ?? [];

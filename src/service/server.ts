@@ -8,6 +8,7 @@ import { buildApp, serviceLoggerOptions } from './app';
 import { createDemoAccount, type DemoAccount } from './domain/demo-account';
 import { batchedStdout } from './log-destination';
 import { closeWithin } from './plugins/connections';
+import { DEFAULT_DELIVERY_READ_LOG } from './plugins/delivery-read-log';
 import type { ServiceSettings } from './settings';
 import { openStore } from './store/open-store';
 
@@ -39,6 +40,7 @@ export async function startServer(
     store,
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
+    deliveryReadLog: { ...DEFAULT_DELIVERY_READ_LOG, mode: settings.deliveryAccessLog },
     streams: { maxStreams: settings.deliveryMaxStreams },
     editPool: settings.editPool,
     http: settings.http,

@@ -32,6 +32,15 @@ describe('settingsFromEnv', () => {
     expect(settings.serveSourceMaps).toBe(true);
   });
 
+  it('summarizes successful delivery reads unless DELIVERY_ACCESS_LOG=each, and refuses another value', () => {
+    expect(settingsFromEnv({}).deliveryAccessLog).toBe('summary');
+    expect(settingsFromEnv({ DELIVERY_ACCESS_LOG: 'summary' }).deliveryAccessLog).toBe('summary');
+    expect(settingsFromEnv({ DELIVERY_ACCESS_LOG: 'each' }).deliveryAccessLog).toBe('each');
+    expect(() => settingsFromEnv({ DELIVERY_ACCESS_LOG: 'all' })).toThrow(
+      'DELIVERY_ACCESS_LOG must be summary or each, got "all"',
+    );
+  });
+
   it.each([
     [{ REQUEST_TIMEOUT_MS: '0' }, 'REQUEST_TIMEOUT_MS'],
     [{ HEADERS_TIMEOUT_MS: '1.5' }, 'HEADERS_TIMEOUT_MS'],

@@ -7,6 +7,7 @@ import {
 } from './plugins/connections';
 import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool';
 import { DEFAULT_DELIVERY_RATE_LIMIT, type RateLimitSettings } from './plugins/rate-limit';
+import { DELIVERY_ACCESS_LOG_MODES, type DeliveryAccessLog } from './plugins/delivery-read-log';
 import { DEFAULT_STREAM_SETTINGS } from './delivery/stream-hub';
 
 export interface ServiceSettings {
@@ -19,6 +20,8 @@ export interface ServiceSettings {
   readonly rateLimit: RateLimitSettings;
   /** The delivery URLs' own limit, per client address (`DELIVERY_RATE_LIMIT_RPS`, `_BURST`). */
   readonly deliveryRateLimit: RateLimitSettings;
+  /** `DELIVERY_ACCESS_LOG`: successful delivery reads counted a minute at a time, or `each` logged. */
+  readonly deliveryAccessLog: DeliveryAccessLog;
   readonly editPool: EditPoolSettings;
   readonly http: HttpSettings;
   /** `SERVE_SOURCE_MAPS=1`: the console's `.map` files are served (they are not by default). */
@@ -35,6 +38,14 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   if (!/^postgres(ql)?:\/\//.test(raw))
     throw new Error('DATABASE_URL must be a postgres:// URL (unset it to use SQLite in DATA_DIR)');
   return raw;
+}
+
+function deliveryAccessLogFrom(raw: string | undefined): DeliveryAccessLog {
+  if (raw === undefined || raw === '') return 'summary';
+  const mode = DELIVERY_ACCESS_LOG_MODES.find((each) => each === raw);
+  if (mode === undefined)
+    throw new Error(`DELIVERY_ACCESS_LOG must be summary or each, got "${raw}"`);
+  return mode;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -165,6 +176,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       rps: numberFrom(env, 'DELIVERY_RATE_LIMIT_RPS', DEFAULT_DELIVERY_RATE_LIMIT.rps),
       burst: numberFrom(env, 'DELIVERY_RATE_LIMIT_BURST', DEFAULT_DELIVERY_RATE_LIMIT.burst),
     },
+    deliveryAccessLog: deliveryAccessLogFrom(env.DELIVERY_ACCESS_LOG),
     editPool: {
       ...DEFAULT_EDIT_POOL,
       workers: Math.max(1, numberFrom(env, 'EDIT_WORKERS', DEFAULT_EDIT_POOL.workers)),

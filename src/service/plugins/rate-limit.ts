@@ -45,6 +45,11 @@ export class FixedWindowStore implements FastifyRateLimitStore {
     callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
     timeWindow: number,
   ): void {
+    callback(null, this.count(key, timeWindow));
+  }
+
+  /** Counts one request against `key`: the count in its window, and ms until the window ends. */
+  count(key: string, timeWindow: number): { current: number; ttl: number } {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.start + timeWindow <= now) {
@@ -54,7 +59,7 @@ export class FixedWindowStore implements FastifyRateLimitStore {
       this.windows.set(key, window);
     }
     window.count += 1;
-    callback(null, { current: window.count, ttl: window.start + timeWindow - now });
+    return { current: window.count, ttl: window.start + timeWindow - now };
   }
 
   child(): FastifyRateLimitStore {
@@ -99,15 +104,10 @@ export function deliveryRateLimit(settings: RateLimitSettings): onRequestHookHan
   const windows = new FixedWindowStore();
   const detail = `Too many requests from this address to the delivery URLs: at most ${max} per ${timeWindow / 1000} s; retry after the Retry-After seconds`;
   return (request, _reply, done) => {
-    windows.incr(
-      `ip:${request.ip}`,
-      (_error, result) => {
-        if (result === undefined || result.current <= max) return done();
-        const retryAfter = String(Math.max(1, Math.ceil(result.ttl / 1000)));
-        done(new HttpProblem(problemOf('rate_limited', detail), { 'retry-after': retryAfter }));
-      },
-      timeWindow,
-    );
+    const { current, ttl } = windows.count(request.ip, timeWindow);
+    if (current <= max) return done();
+    const retryAfter = String(Math.max(1, Math.ceil(ttl / 1000)));
+    done(new HttpProblem(problemOf('rate_limited', detail), { 'retry-after': retryAfter }));
   };
 }
 

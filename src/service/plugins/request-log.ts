@@ -2,6 +2,7 @@
  * One structured log line per request: method, URL, status, time and the key's id, never a
  * secret. A success's line holds only those fields (the URL's key-like runs replaced first),
  * so it skips pino's costly redaction; a failure's line carries the error and is redacted.
+ * Successful delivery reads go to a tally instead when one is given (delivery-read-log.ts).
  */
 import {
   LogController,
@@ -11,10 +12,16 @@ import {
 } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LogFn } from 'pino';
 import { redactSecrets } from '../domain/api-key-secrets';
+import { isDeliveryRead, type DeliveryReadTally } from './delivery-read-log';
 
 export class OneLinePerRequest extends LogController {
   /** The request-line logger of each service logger, made on its first request. */
   private readonly lineLoggers = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+
+  /** `deliveryReads`: where successful delivery reads are counted; each is logged without. */
+  constructor(private readonly deliveryReads?: DeliveryReadTally) {
+    super();
+  }
 
   override incomingRequest(): void {
     // Logged once, when the response is done.
@@ -25,11 +32,21 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    const status = reply.statusCode;
+    if (
+      this.deliveryReads &&
+      !error &&
+      status < 400 &&
+      isDeliveryRead(request.method, request.url)
+    ) {
+      this.deliveryReads.count(status);
+      return;
+    }
     const line = {
       method: request.method,
       // A key pasted into a URL by mistake must not reach the logs.
       url: redactSecrets(request.url),
-      status: reply.statusCode,
+      status,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       key: request.principal?.key.id,
     };

@@ -14,6 +14,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './error-handler';
 import {
   API_SECURITY_HEADERS,
   CONTENT_SECURITY_POLICY,
+  DELIVERY_SECURITY_HEADERS,
   DOCUMENT_SECURITY_HEADERS,
   documentSecurityHeaders,
   registerSecurityHeaders,
@@ -37,6 +38,7 @@ async function serviceLike(): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   app.get('/api/v1/configs/:id', async () => ({ ok: true }));
   app.get('/api/v1/thing', async () => ({ ok: true }));
+  app.get('/api/v1/delivery/:key/apps/:app', async () => ({ ok: true }));
   app.get('/api/v1/broken', async () => {
     throw new Error('boom');
   });
@@ -106,6 +108,33 @@ describe('security headers', () => {
       expect(
         securityPart(headers, Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, '']))),
       ).toEqual(Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, undefined])));
+    }
+    await app.close();
+  });
+
+  it('on a delivery answer are nosniff and no-store alone, on success and error alike', async () => {
+    const app = await serviceLike();
+    expect(DELIVERY_SECURITY_HEADERS).toEqual({
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    const others = Object.keys({ ...API_SECURITY_HEADERS, ...DOCUMENT_SECURITY_HEADERS }).filter(
+      (name) => !(name in DELIVERY_SECURITY_HEADERS),
+    );
+    for (const [url, expected] of [
+      ['/api/v1/delivery/ck_x/apps/a', 200],
+      ['/api/v1/delivery/ck_x/apps/a?x=1', 200],
+      ['/api/v1/delivery/ck_x/nope', 404],
+    ] as const) {
+      const { status, headers } = await headersOf(app, url);
+      expect(status, url).toBe(expected);
+      expect(securityPart(headers, DELIVERY_SECURITY_HEADERS), url).toEqual(
+        DELIVERY_SECURITY_HEADERS,
+      );
+      expect(
+        others.filter((name) => headers[name] !== undefined),
+        url,
+      ).toEqual([]);
     }
     await app.close();
   });

@@ -1,10 +1,12 @@
 /**
- * Security headers on every response, in two sets chosen by the URL: documents get the
- * policy the console and Monaco run under, API answers a smaller set (docs/operations.md).
+ * Security headers on every response, in three sets chosen by the URL: documents get the
+ * policy the console and Monaco run under, API answers a smaller set, the delivery URLs
+ * the least (docs/operations.md).
  * They never vary, so they are built once at start-up instead of per request as helmet does.
  */
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '../../contract/endpoints';
+import { DELIVERY_PATH_PREFIX } from './cors';
 
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
@@ -60,6 +62,17 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * The delivery URLs' (JSON any origin reads, polled by whole fleets): the content type is
+ * never sniffed, and nothing is stored unless the route says so. What the API set adds
+ * guards a page or a same-origin answer (framing, referrers, cross-origin reads), none of
+ * which a public JSON view has, and every header is paid on every poll.
+ */
+export const DELIVERY_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
 const API_PREFIX = `${API_BASE_PATH}/`;
 
 /** The set for a request's URL (as received, query included). */
@@ -67,7 +80,8 @@ export function securityHeadersFor(
   url: string,
   documentHeaders: Readonly<Record<string, string>> = DOCUMENT_SECURITY_HEADERS,
 ): Readonly<Record<string, string>> {
-  return url.startsWith(API_PREFIX) ? API_SECURITY_HEADERS : documentHeaders;
+  if (!url.startsWith(API_PREFIX)) return documentHeaders;
+  return url.startsWith(DELIVERY_PATH_PREFIX) ? DELIVERY_SECURITY_HEADERS : API_SECURITY_HEADERS;
 }
 
 export function registerSecurityHeaders(

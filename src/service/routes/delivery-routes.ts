@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { assign } from '../../contract/assignment';
 import type { DeliveryViewReads } from '../delivery/store-delivery-reads';
+import type { CachedAppView } from '../delivery/view-cache';
 import { HttpProblem } from '../http-problem';
 import { registerEndpoint } from './register-endpoint';
 
@@ -22,10 +23,14 @@ export function registerDeliveryRoutes(
 ): void {
   const { reads } = deps;
 
-  registerEndpoint(app, 'getDeliveryView', async ({ params }) => {
-    const read = await reads.viewByKey(params.client_key, params.app_id);
+  const viewAnswer = (read: CachedAppView | undefined) => {
     if (!read) throw deliveryNotFound();
     return { serializedBody: read.json, etag: read.etag };
+  };
+  // Answered at once when the key's lookup and the view are in memory (an app polling).
+  registerEndpoint(app, 'getDeliveryView', ({ params }) => {
+    const read = reads.viewByKey(params.client_key, params.app_id);
+    return read instanceof Promise ? read.then(viewAnswer) : viewAnswer(read);
   });
 
   registerEndpoint(app, 'getAssignment', async ({ params, query }) => {

@@ -4,7 +4,7 @@
  * its params, query, headers and body parsed with the contract's zod schemas (400 naming
  * each wrong field). Handlers receive typed, checked input.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { createHash } from 'node:crypto';
 import { z } from '../../contract/zod';
 import type { Permission } from '../../contract/auth-status';
@@ -78,7 +78,8 @@ export interface EndpointDependencies {
 export function registerEndpoint<N extends EndpointName>(
   app: FastifyInstance,
   name: N,
-  handler: (input: EndpointInput<N>) => Promise<EndpointOutput<N>>,
+  /** May answer at once (no promise) when it has all it needs in memory. */
+  handler: (input: EndpointInput<N>) => EndpointOutput<N> | Promise<EndpointOutput<N>>,
   options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
 ): void {
   const endpoint = contract[name] as Contract[EndpointName];
@@ -93,6 +94,26 @@ export function registerEndpoint<N extends EndpointName>(
     endpoint.auth === 'client_key' ? SHARED_REVALIDATED_CACHE_CONTROL : REVALIDATED_CACHE_CONTROL;
   const authentication = authenticationOf(app);
 
+  const respond = (request: FastifyRequest, reply: FastifyReply, output: EndpointOutput<N>) => {
+    if ('streamed' in output) return reply;
+    if (output.etag !== undefined) {
+      reply.header('etag', output.etag);
+      if (conditional) {
+        reply.header('cache-control', cacheControl);
+        if (ifNoneMatchHits(request.headers['if-none-match'], output.etag)) {
+          return reply.code(304).send();
+        }
+      }
+    }
+    const status = Number(output.status ?? successStatus);
+    if ('serializedBody' in output) {
+      // A JSON string is sent as it is: Fastify serializes only what is not a string.
+      return reply.code(status).type(JSON_CONTENT_TYPE).send(output.serializedBody);
+    }
+    if (output.body === undefined) return reply.code(status).send();
+    return reply.code(status).send(output.body);
+  };
+
   app.route({
     method: endpoint.method,
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
@@ -101,24 +122,35 @@ export function registerEndpoint<N extends EndpointName>(
     // After the rate limit (an onRequest hook) and before the body is read: every request
     // counts, and one without a valid key learns nothing about its body (401 before 400).
     // In callback form, so that a key the store looks up at once goes on at once; a 401 or
-    // 403 goes to the error handler. A client key's endpoint reads no Authorization header:
-    // its handler finds the key in the path.
-    preParsing: (request, _reply, payload, done) => {
-      if (endpoint.auth !== 'api_key') return done(null, payload);
-      const permit = (principal: Principal) => {
-        try {
-          if (endpoint.permission && !options.permission)
-            requirePermission(principal, endpoint.permission);
-        } catch (error) {
-          return done(error as Error);
+    // 403 goes to the error handler. A client key's endpoint has no such hook (a hook costs
+    // its every request, and the delivery URLs are polled): its handler finds the key in
+    // the path, and it reads no body.
+    ...(endpoint.auth === 'api_key'
+      ? {
+          preParsing: (
+            request: FastifyRequest,
+            _reply: FastifyReply,
+            payload: RequestPayload,
+            done: (error: Error | null, payload?: RequestPayload) => void,
+          ) => {
+            const permit = (principal: Principal) => {
+              try {
+                if (endpoint.permission && !options.permission)
+                  requirePermission(principal, endpoint.permission);
+              } catch (error) {
+                return done(error as Error);
+              }
+              done(null, payload);
+            };
+            const principal = authentication.admit(request);
+            if (principal instanceof Promise) principal.then(permit, (error: Error) => done(error));
+            else permit(principal);
+          },
         }
-        done(null, payload);
-      };
-      const principal = authentication.admit(request);
-      if (principal instanceof Promise) principal.then(permit, (error: Error) => done(error));
-      else permit(principal);
-    },
-    handler: async (request, reply) => {
+      : {}),
+    // Not async: a handler that answers at once (a delivery 304 from memory) is sent at
+    // once, without the promises and microtasks an async handler costs on every request.
+    handler: (request, reply) => {
       const parsed = {
         params: parse(
           'params' in endpoint ? endpoint.params : undefined,
@@ -137,24 +169,10 @@ export function registerEndpoint<N extends EndpointName>(
       if (options.permission && principal) {
         requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
       }
-      const output = await handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
-      if ('streamed' in output) return reply;
-      if (output.etag !== undefined) {
-        reply.header('etag', output.etag);
-        if (conditional) {
-          reply.header('cache-control', cacheControl);
-          if (ifNoneMatchHits(request.headers['if-none-match'], output.etag)) {
-            return reply.code(304).send();
-          }
-        }
-      }
-      const status = Number(output.status ?? successStatus);
-      if ('serializedBody' in output) {
-        // A JSON string is sent as it is: Fastify serializes only what is not a string.
-        return reply.code(status).type(JSON_CONTENT_TYPE).send(output.serializedBody);
-      }
-      if (output.body === undefined) return reply.code(status).send();
-      return reply.code(status).send(output.body);
+      const output = handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
+      if (output instanceof Promise) return output.then((done) => respond(request, reply, done));
+      respond(request, reply, output);
+      return undefined;
     },
   });
 }

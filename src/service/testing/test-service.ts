@@ -58,6 +58,8 @@ export interface TestServiceOptions {
   readonly serveSourceMaps?: boolean;
   /** `CORS_ORIGINS` (none when absent). */
   readonly corsOrigins?: readonly string[];
+  /** How successful delivery reads are logged (a summary a minute when absent). */
+  readonly deliveryReadLog?: AppOptions['deliveryReadLog'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -87,6 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.serveSourceMaps ? { serveSourceMaps: true } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.deliveryReadLog ? { deliveryReadLog: options.deliveryReadLog } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',
