@@ -50,6 +50,12 @@ describe('the contract table', () => {
         'GET /delivery/{client_key}/apps/{app_id}',
         'GET /delivery/{client_key}/apps/{app_id}/assignment',
         'GET /delivery/{client_key}/stream',
+        'GET /webhooks',
+        'POST /webhooks',
+        'DELETE /webhooks/{id}',
+        'GET /webhooks/{id}/deliveries',
+        'POST /webhooks/{id}/test',
+        'POST /webhooks/{id}/deliveries/{delivery_id}/retry',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));
@@ -97,6 +103,12 @@ describe('the contract table', () => {
       'GET /delivery/{client_key}/apps/{app_id}': null,
       'GET /delivery/{client_key}/apps/{app_id}/assignment': null,
       'GET /delivery/{client_key}/stream': null,
+      'GET /webhooks': 'api_keys:manage',
+      'POST /webhooks': 'api_keys:manage',
+      'DELETE /webhooks/{id}': 'api_keys:manage',
+      'GET /webhooks/{id}/deliveries': 'api_keys:manage',
+      'POST /webhooks/{id}/test': 'api_keys:manage',
+      'POST /webhooks/{id}/deliveries/{delivery_id}/retry': 'api_keys:manage',
     });
   });
 

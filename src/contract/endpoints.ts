@@ -38,6 +38,15 @@ import {
   publishRequestSchema,
 } from './configs';
 import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
+import {
+  createdWebhookSchema,
+  createWebhookRequestSchema,
+  webhookDeliveryListSchema,
+  webhookDeliveryParamsSchema,
+  webhookDeliverySchema,
+  webhookIdParamsSchema,
+  webhookListSchema,
+} from './webhooks';
 import { problemSchema } from './problem';
 import {
   accountPolicySchema,
@@ -56,7 +65,15 @@ export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type EndpointTag =
-  'auth' | 'configs' | 'reviews' | 'account' | 'api-keys' | 'client-keys' | 'delivery' | 'meta';
+  | 'auth'
+  | 'configs'
+  | 'reviews'
+  | 'account'
+  | 'api-keys'
+  | 'client-keys'
+  | 'delivery'
+  | 'webhooks'
+  | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
@@ -452,6 +469,75 @@ export const contract = {
     stream: 'text/event-stream',
     responses: { 200: deliveryViewSchema, ...problems(400, 404, 429, 503) },
   }),
+  listWebhooks: endpoint({
+    method: 'GET',
+    path: '/webhooks',
+    summary: "The account's webhook endpoints, without their secrets",
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    responses: { 200: webhookListSchema, ...problems(401, 403, 429, 503) },
+  }),
+  createWebhook: endpoint({
+    method: 'POST',
+    path: '/webhooks',
+    summary: 'Add a webhook endpoint; its signing secret is in this response only',
+    description:
+      'Deliveries are signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 for a URL that is not https: (or http: to a private address where the service allows it).',
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    body: createWebhookRequestSchema,
+    bodyRequired: true,
+    responses: { 201: createdWebhookSchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
+  }),
+  deleteWebhook: endpoint({
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    summary: 'Remove a webhook endpoint; its pending deliveries are not sent',
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: webhookIdParamsSchema,
+    responses: { 204: null, ...problems(401, 403, 404, 429, 503) },
+  }),
+  listWebhookDeliveries: endpoint({
+    method: 'GET',
+    path: '/webhooks/{id}/deliveries',
+    summary: "An endpoint's last 100 deliveries, newest first",
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: webhookIdParamsSchema,
+    responses: { 200: webhookDeliveryListSchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  sendTestWebhook: endpoint({
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    summary: 'Queue a webhook.test event to the endpoint, signed like every delivery',
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: webhookIdParamsSchema,
+    responses: { 202: webhookDeliverySchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  retryWebhookDelivery: endpoint({
+    method: 'POST',
+    path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
+    summary: 'Send a failed delivery again, with its original webhook-id',
+    description: '409 for a delivery that is not failed.',
+    tag: 'webhooks',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: webhookDeliveryParamsSchema,
+    responses: { 202: webhookDeliverySchema, ...problems(401, 403, 404, 409, 429, 503) },
+  }),
 } as const satisfies Record<string, Endpoint>;
 
 export type Contract = typeof contract;
@@ -471,7 +557,10 @@ export type QueryOf<E extends Endpoint> = z.input<
   SchemaOr<E['query'], z.ZodMiniObject<Record<never, never>>>
 >;
 /** The 2xx statuses of an endpoint. */
-export type SuccessStatusOf<E extends Endpoint> = Extract<keyof E['responses'], 200 | 201 | 204>;
+export type SuccessStatusOf<E extends Endpoint> = Extract<
+  keyof E['responses'],
+  200 | 201 | 202 | 204
+>;
 /** The parsed body of one response (undefined for 204). */
 export type ResponseBodyOf<
   E extends Endpoint,

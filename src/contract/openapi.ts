@@ -104,6 +104,7 @@ const TAGS: Record<Endpoint['tag'], string> = {
   'api-keys': "The account's API keys",
   'client-keys': "Client keys: apps' read-only access to their live view",
   delivery: 'What apps read with a client key: their view, assignments, a stream of views',
+  webhooks: 'Signed POSTs to your endpoints when configs are published or A/B tests change',
   meta: 'Probes and this document',
 };
 
