@@ -7,6 +7,7 @@ import type { AuthStatus } from '../../../contract/auth-status';
 import { routes } from '../../app/routes';
 import { ClientKeyServer, REVOKED_AT } from '../../testing/client-key-server';
 import { ConfigServer } from '../../testing/config-server';
+import { WebhookServer } from '../../testing/webhook-server';
 import { handle, setupContractServer } from '../../testing/msw-contract';
 import { problemOf } from '../../../contract/problem';
 import {
@@ -59,7 +60,8 @@ function open(
 ) {
   const configs = new ConfigServer({ liveYaml: LIVE, status });
   connectForTest();
-  http.use(...overrides, ...configs.handlers, ...keys.handlers);
+  // The webhooks section reads its list too (its own tests: webhooks.test.tsx).
+  http.use(...overrides, ...configs.handlers, ...keys.handlers, ...new WebhookServer().handlers);
   return { keys, user: userEvent.setup(), ...renderRoutes(routes, { path: '/delivery' }) };
 }
 

@@ -8,10 +8,11 @@ import { LIVE } from '../../api/get-config';
 import { useAbTestSource, type AbTestSourceQuery } from '../../ab-test-kit/api/get-ab-test-source';
 import { AppsSection } from './components/apps-section';
 import { ClientKeysSection } from './components/client-keys-section';
+import { WebhooksSection } from './components/webhooks-section';
 
 /**
- * `/delivery`: how the live config reaches apps. Client keys with their snippets, and for
- * each app of the live config, what a unit gets.
+ * `/delivery`: how the live config reaches apps. Client keys with their snippets, webhooks
+ * with their recent deliveries, and for each app of the live config, what a unit gets.
  */
 export function DeliveryPage() {
   usePageTitle('Delivery');
@@ -32,6 +33,11 @@ export function DeliveryPage() {
             <ClientKeysSection status={status.data} contents={live.data?.contents} />
           </ErrorBoundary>
         )
+      )}
+      {status.data && (
+        <ErrorBoundary fallback={({ reset }) => <RegionError what="The webhooks" reset={reset} />}>
+          <WebhooksSection status={status.data} />
+        </ErrorBoundary>
       )}
       <ErrorBoundary fallback={({ reset }) => <RegionError what="The apps" reset={reset} />}>
         <LiveApps live={live} />

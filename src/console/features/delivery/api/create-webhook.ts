@@ -1,0 +1,24 @@
+/** `POST /webhooks`: a new endpoint; its signing secret is in this answer only. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  createWebhookRequestSchema,
+  type CreatedWebhook,
+  type CreateWebhookRequest,
+} from '../../../../contract/webhooks';
+import { apiRequest } from '../../../lib/api-client';
+import { webhooksKeys } from './get-webhooks';
+
+export function createWebhook(request: CreateWebhookRequest): Promise<CreatedWebhook> {
+  // The contract's own schema checks the body before it leaves.
+  return apiRequest('createWebhook', { body: createWebhookRequestSchema.parse(request) });
+}
+
+export function useCreateWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createWebhook,
+    // The answer holds the secret: dropped from the cache as soon as the form is gone.
+    gcTime: 0,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKeys.list() }),
+  });
+}

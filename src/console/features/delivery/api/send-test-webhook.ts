@@ -1,0 +1,18 @@
+/** `POST /webhooks/{id}/test`: queues a webhook.test delivery to the endpoint. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { WebhookDelivery } from '../../../../contract/webhooks';
+import { apiRequest } from '../../../lib/api-client';
+import { webhooksKeys } from './get-webhooks';
+
+export function sendTestWebhook(webhookId: string): Promise<WebhookDelivery> {
+  return apiRequest('sendTestWebhook', { params: { id: webhookId } });
+}
+
+export function useSendTestWebhook(webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => sendTestWebhook(webhookId),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: webhooksKeys.deliveries(webhookId) }),
+  });
+}
