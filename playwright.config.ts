@@ -94,7 +94,8 @@ export default defineConfig({
   webServer: {
     command: `npm run build && node bin/provisioning.js serve --port ${port} --data-dir ${JSON.stringify(dataDir)}`,
     url: `${baseURL}/api/v1/health`,
-    env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
+    // WEBHOOKS_ALLOW_PRIVATE: the webhook journeys' receivers listen on 127.0.0.1.
+    env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_PRIVATE: '1' },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',
