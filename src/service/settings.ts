@@ -30,6 +30,8 @@ export interface ServiceSettings {
   readonly corsOrigins: readonly string[];
   /** `DELIVERY_MAX_STREAMS`: delivery streams this instance holds open at most. */
   readonly deliveryMaxStreams: number;
+  /** `WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may call http: URLs and private, loopback or link-local addresses (tests, development). */
+  readonly webhooksAllowPrivate: boolean;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -191,5 +193,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       'DELIVERY_MAX_STREAMS',
       DEFAULT_STREAM_SETTINGS.maxStreams,
     ),
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1',
   };
 }
