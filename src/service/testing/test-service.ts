@@ -25,6 +25,7 @@ export interface TestService {
   rows: TestStore['rows'];
   /** Every byte the database keeps on disk (its files and log; test-store.ts). */
   storageBytes: TestStore['storageBytes'];
+  openSecondStore: TestStore['openSecondStore'];
   readonly account: CreatedAccount;
   /** The account owner's admin key. */
   readonly adminKey: string;
@@ -114,6 +115,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dataDir,
     rows: database.rows,
     storageBytes: database.storageBytes,
+    openSecondStore: database.openSecondStore,
     account,
     adminKey,
     async keyFor(role, keyOptions = {}) {
