@@ -42,6 +42,13 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+/** `WEBHOOKS_ALLOW_PRIVATE`: 1 or 0 (unset: 0); anything else is a mistake worth stopping for. */
+function webhooksAllowPrivateFrom(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "${raw}"`);
+}
+
 function deliveryAccessLogFrom(raw: string | undefined): DeliveryAccessLog {
   if (raw === undefined || raw === '') return 'summary';
   const mode = DELIVERY_ACCESS_LOG_MODES.find((each) => each === raw);
@@ -193,6 +200,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       'DELIVERY_MAX_STREAMS',
       DEFAULT_STREAM_SETTINGS.maxStreams,
     ),
-    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1',
+    webhooksAllowPrivate: webhooksAllowPrivateFrom(env.WEBHOOKS_ALLOW_PRIVATE),
   };
 }
