@@ -74,7 +74,8 @@ import {
 import {
   DELIVERY_COLUMNS,
   deliveryValues,
-  headsWhere,
+  dueHeadsWhere,
+  HEADS_FROM,
   leaseEnd,
   NEXT_DUE_QUERY,
   statusAfter,
@@ -637,7 +638,7 @@ export class PostgresStore implements Store {
   async claimDueDeliveries(now: string, limit: number, leaseMs: number): Promise<DueDelivery[]> {
     return this.transaction(async (client) => {
       const heads = await client.query(
-        `SELECT d.seq FROM webhook_deliveries d WHERE ${headsWhere('$1')}
+        `SELECT d.seq FROM ${HEADS_FROM} WHERE ${dueHeadsWhere('$1')}
           ORDER BY d.seq LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
         [now, limit],
       );

@@ -63,7 +63,8 @@ import {
 import {
   DELIVERY_COLUMNS,
   deliveryValues,
-  headsWhere,
+  dueHeadsWhere,
+  HEADS_FROM,
   leaseEnd,
   NEXT_DUE_QUERY,
   statusAfter,
@@ -226,9 +227,8 @@ export class SqliteStore implements Store {
         "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ? AND status = 'failed'",
       ),
       dueHeads: db.prepare(
-        `SELECT d.*, w.url AS w_url, w.secret AS w_secret
-           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-          WHERE ${headsWhere('@now')} ORDER BY d.seq LIMIT @limit`,
+        `SELECT d.*, w.url AS w_url, w.secret AS w_secret FROM ${HEADS_FROM}
+          WHERE ${dueHeadsWhere('@now')} ORDER BY d.seq LIMIT @limit`,
       ),
       lease: db.prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE seq = ?'),
       recordAttempt: db.prepare(

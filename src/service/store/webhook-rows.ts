@@ -104,29 +104,31 @@ export function statusAfter(result: {
 }
 
 /**
- * The pending deliveries a sender may take: the earliest pending one of each live endpoint
- * (an endpoint gets its events in order), due and not leased. `$now` stands for the claim's
- * time in both dialects' placeholders (see the stores).
+ * Each live endpoint joined to its earliest pending delivery `d` (an endpoint gets its
+ * events in order, so only that one may be sent): one index lookup per endpoint, however
+ * many deliveries wait behind it.
  */
-export function headsWhere(now: string): string {
-  return `d.status = 'pending'
-      AND d.next_attempt_at <= ${now}
-      AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-      AND NOT EXISTS (
-        SELECT 1 FROM webhook_deliveries e
-         WHERE e.webhook_id = d.webhook_id AND e.status = 'pending' AND e.seq < d.seq)
-      AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.deleted_at IS NULL)`;
-}
+export const HEADS_FROM = `webhooks w
+  JOIN webhook_deliveries d ON d.seq = (
+    SELECT e.seq FROM webhook_deliveries e
+     WHERE e.webhook_id = w.id AND e.status = 'pending'
+     ORDER BY e.seq LIMIT 1)`;
 
 /**
- * When the next delivery is due: the earliest of each endpoint's first pending delivery,
- * a leased one when its lease ends.
+ * The heads a sender may take at `now` (a placeholder in either dialect): due and not
+ * leased. The conditions are on `d` itself, so that PostgreSQL checks them again on the
+ * row's latest version when it locks it (another instance may just have leased it).
  */
+export function dueHeadsWhere(now: string): string {
+  return `w.deleted_at IS NULL
+      AND d.status = 'pending'
+      AND d.next_attempt_at <= ${now}
+      AND (d.lease_until IS NULL OR d.lease_until <= ${now})`;
+}
+
+/** When the next delivery is due: the earliest head, a leased one when its lease ends. */
 export const NEXT_DUE_QUERY = `
   SELECT MIN(CASE WHEN d.lease_until IS NOT NULL AND d.lease_until > d.next_attempt_at
                   THEN d.lease_until ELSE d.next_attempt_at END) AS due
-    FROM webhook_deliveries d
-   WHERE d.status = 'pending'
-     AND NOT EXISTS (
-       SELECT 1 FROM webhook_deliveries e
-        WHERE e.webhook_id = d.webhook_id AND e.status = 'pending' AND e.seq < d.seq)`;
+    FROM ${HEADS_FROM}
+   WHERE w.deleted_at IS NULL`;
