@@ -324,9 +324,8 @@ export const MIGRATIONS: readonly Migration[] = [
     lease_until TEXT
   );
   CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries(webhook_id, seq);
-  -- What a sender looks for: the pending ones, by endpoint in order, and by when they are due.
+  -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
-  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
   `,
     postgres: `
   -- The secret is kept (not a hash): every delivery is signed with it. events: a JSON list.
@@ -361,9 +360,8 @@ export const MIGRATIONS: readonly Migration[] = [
     lease_until TEXT
   );
   CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries(webhook_id, seq);
-  -- What a sender looks for: the pending ones, by endpoint in order, and by when they are due.
+  -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
-  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
   `,
   },
 ];
