@@ -1,0 +1,33 @@
+/**
+ * The sender in the app's life: started when the app is ready, woken when this process
+ * queues deliveries, closed (without hanging) when the app closes, before the store is.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../domain/clock';
+import type { WebhookOutbox } from './outbox';
+import type { WebhookSender } from './sender';
+import { createWebhookSender, type WebhookSendingOptions } from './sender-wiring';
+
+export interface SenderOutbox extends WebhookOutbox {
+  /** Calls `listener` after each commit in this process that queued deliveries; the unsubscribe. */
+  onDeliveriesQueued(listener: () => void): () => void;
+}
+
+export function registerWebhookSender(
+  app: FastifyInstance,
+  outbox: SenderOutbox,
+  clock: Clock,
+  options: WebhookSendingOptions,
+): WebhookSender {
+  const sender = createWebhookSender(outbox, clock, app.log, options);
+  let unsubscribe: (() => void) | undefined;
+  app.addHook('onReady', async () => {
+    unsubscribe = outbox.onDeliveriesQueued(() => sender.wake());
+    sender.start();
+  });
+  app.addHook('onClose', async () => {
+    unsubscribe?.();
+    await sender.close();
+  });
+  return sender;
+}
