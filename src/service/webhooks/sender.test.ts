@@ -239,3 +239,35 @@ describe('the webhook sender', () => {
     expect(sent).toHaveLength(0);
   });
 });
+
+describe('closing the webhook sender', () => {
+  it('does not wait for a claim stuck on a database that does not answer', async () => {
+    const outbox = new MemoryOutbox();
+    outbox.claimDueDeliveries = () => new Promise(() => undefined);
+    const { post } = recording();
+    const { sender } = senderFor(outbox, post, { closeGraceMs: 100 });
+    sender.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    await sender.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('does not wait for an attempt whose record cannot be written', async () => {
+    const outbox = new MemoryOutbox();
+    const delivery = outbox.add('wh_a');
+    outbox.recordDeliveryAttempt = () => new Promise(() => undefined);
+    const post: PostDelivery = (_url, _body, _headers, signal) =>
+      new Promise((resolve) => {
+        signal.addEventListener('abort', () =>
+          resolve({ status: null, error: 'abandoned', excerpt: '' }),
+        );
+      });
+    const { sender } = senderFor(outbox, post, { closeGraceMs: 100 });
+    sender.start();
+    await vi.waitFor(() => expect(outbox.get(delivery.id).leasedUntil).toBeGreaterThan(0));
+    const started = Date.now();
+    await sender.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

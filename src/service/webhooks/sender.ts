@@ -84,16 +84,24 @@ export class WebhookSender {
     if (!this.running) return;
     this.running = false;
     this.wake();
-    await this.loop;
+    const grace = new Promise<void>((resolve) => {
+      setTimeout(resolve, this.deps.settings.closeGraceMs).unref();
+    });
+    // A claim stuck on a database that does not answer must not hold the close.
+    await Promise.race([this.loop, grace]);
     const attempts = [...this.inFlight.values()];
     if (attempts.length > 0) {
-      const grace = new Promise<void>((resolve) => {
-        setTimeout(resolve, this.deps.settings.closeGraceMs).unref();
-      });
       await Promise.race([Promise.all(attempts), grace]);
       this.abort.abort();
-      await Promise.all(attempts);
+      // Each attempt ends at once on the abort; recording it may wait on the database.
+      await Promise.race([Promise.all(attempts), this.afterGrace()]);
     }
+  }
+
+  private afterGrace(): Promise<void> {
+    return new Promise((resolve) => {
+      setTimeout(resolve, this.deps.settings.closeGraceMs).unref();
+    });
   }
 
   private async run(): Promise<void> {
@@ -121,7 +129,13 @@ export class WebhookSender {
     for (const delivery of due) {
       // The claim gives one per endpoint; an endpoint mid-attempt waits for its lease
       // to expire instead of getting two at once, out of order.
-      if (this.busyEndpoints.has(delivery.webhook_id)) continue;
+      if (this.busyEndpoints.has(delivery.webhook_id)) {
+        this.deps.log.warn(
+          { delivery: delivery.id, webhook: delivery.webhook_id },
+          'webhook sender: claimed a second delivery of an endpoint in flight; left to its lease',
+        );
+        continue;
+      }
       this.busyEndpoints.add(delivery.webhook_id);
       const attempt = this.attempt(delivery).finally(() => {
         this.inFlight.delete(delivery.id);
