@@ -25,9 +25,15 @@ export function registerWebhookSender(
     unsubscribe = outbox.onDeliveriesQueued(() => sender.wake());
     sender.start();
   });
-  app.addHook('onClose', async () => {
+  let closing: Promise<void> | undefined;
+  // Begun before the connections drain, so its grace period overlaps theirs (a stop must be
+  // over within the service's deadline), and awaited once they are closed.
+  app.addHook('preClose', async () => {
     unsubscribe?.();
-    await sender.close();
+    closing = sender.close();
+  });
+  app.addHook('onClose', async () => {
+    await (closing ?? sender.close());
   });
   return sender;
 }
