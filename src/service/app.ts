@@ -48,6 +48,9 @@ import { registerReviewRoutes } from './routes/review-routes';
 import { registerMetaRoutes } from './routes/meta-routes';
 import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/edit-pool';
 import type { Store } from './store/store';
+import { registerWebhookRoutes } from './routes/webhook-routes';
+import type { UrlPolicy } from './webhooks/url-policy';
+import { Webhooks } from './webhooks/webhooks';
 
 export interface AppOptions {
   readonly store: Store;
@@ -74,6 +77,8 @@ export interface AppOptions {
   readonly editPool?: EditPoolSettings;
   /** Or a pool the caller owns and closes, shared by several apps (tests). */
   readonly sharedEditPool?: EditPool;
+  /** Which webhook URLs may be registered (`WEBHOOKS_ALLOW_PRIVATE`); public https: only when absent. */
+  readonly webhookUrlPolicy?: UrlPolicy;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -145,6 +150,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerReviewRoutes(app, { ...deps, configs });
   registerApiKeyRoutes(app, deps);
   registerClientKeyRoutes(app, deps);
+  const webhooks = new Webhooks(
+    options.store,
+    clock,
+    options.webhookUrlPolicy ?? { allowPrivate: false },
+  );
+  registerWebhookRoutes(app, { ...deps, webhooks });
   registerDeliveryRoutes(app, { reads: deliveryReads });
   registerStreamRoute(app, {
     reads: deliveryReads,

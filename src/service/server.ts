@@ -46,6 +46,7 @@ export async function startServer(
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,
     corsOrigins: settings.corsOrigins,
+    webhookUrlPolicy: { allowPrivate: settings.webhooksAllowPrivate },
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

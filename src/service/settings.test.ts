@@ -154,3 +154,18 @@ describe('DELIVERY_MAX_STREAMS', () => {
     );
   });
 });
+
+describe('WEBHOOKS_ALLOW_PRIVATE', () => {
+  it('is off unless 1: webhooks call public https: addresses only', () => {
+    expect(settingsFromEnv({}).webhooksAllowPrivate).toBe(false);
+    expect(settingsFromEnv({ WEBHOOKS_ALLOW_PRIVATE: '' }).webhooksAllowPrivate).toBe(false);
+    expect(settingsFromEnv({ WEBHOOKS_ALLOW_PRIVATE: '0' }).webhooksAllowPrivate).toBe(false);
+    expect(settingsFromEnv({ WEBHOOKS_ALLOW_PRIVATE: '1' }).webhooksAllowPrivate).toBe(true);
+  });
+
+  it('refuses another value rather than guess', () => {
+    expect(() => settingsFromEnv({ WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(
+      'WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "true"',
+    );
+  });
+});

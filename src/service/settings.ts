@@ -30,6 +30,8 @@ export interface ServiceSettings {
   readonly corsOrigins: readonly string[];
   /** `DELIVERY_MAX_STREAMS`: delivery streams this instance holds open at most. */
   readonly deliveryMaxStreams: number;
+  /** `WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may call http: URLs and private, loopback or link-local addresses (tests, development). */
+  readonly webhooksAllowPrivate: boolean;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -38,6 +40,13 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   if (!/^postgres(ql)?:\/\//.test(raw))
     throw new Error('DATABASE_URL must be a postgres:// URL (unset it to use SQLite in DATA_DIR)');
   return raw;
+}
+
+/** `WEBHOOKS_ALLOW_PRIVATE`: 1 or 0 (unset: 0); anything else is a mistake worth stopping for. */
+function webhooksAllowPrivateFrom(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "${raw}"`);
 }
 
 function deliveryAccessLogFrom(raw: string | undefined): DeliveryAccessLog {
@@ -191,5 +200,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       'DELIVERY_MAX_STREAMS',
       DEFAULT_STREAM_SETTINGS.maxStreams,
     ),
+    webhooksAllowPrivate: webhooksAllowPrivateFrom(env.WEBHOOKS_ALLOW_PRIVATE),
   };
 }

@@ -15,6 +15,7 @@ import type { Clock } from './clock';
 import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edits';
 import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
 import { requireApprovals } from './reviews-state';
+import { addConfigPublished } from './webhook-events';
 
 export class ConfigService {
   private readonly edits: ConfigEdits;
@@ -102,6 +103,7 @@ export class ConfigService {
       }
       tx.setLive(id);
       tx.addHistory(history(principal, id, 'activate', at, config.revision, config.label, [], []));
+      addConfigPublished(tx, principal, config, 'activate', at);
     });
     return this.get(principal, id);
   }
@@ -171,5 +173,12 @@ export function publishDraft(
   tx.setLive(publishedId);
   tx.close(draft.id, 'published', at);
   tx.addHistory(history(principal, publishedId, action, at, 1, label, [], []));
+  addConfigPublished(
+    tx,
+    principal,
+    { id: publishedId, label, revision: 1, published_at: at },
+    action,
+    at,
+  );
   return publishedId;
 }

@@ -15,6 +15,7 @@ import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records
 import type { ConfigTransaction } from '../store/store';
 import { history, newRow, reportColumns, toSummary } from './config-rows';
 import { requireApprovals } from './reviews-state';
+import { addAbTestChanges, addConfigPublished } from './webhook-events';
 
 export interface EditOutcome {
   readonly result: ConfigEditResult;
@@ -91,6 +92,9 @@ export function storeEdit(
     tx.setLive(resultId);
     if (target.kind === 'draft') tx.close(target.id, 'published', at);
     tx.addHistory(entry('lifecycle', 1, label));
+    addConfigPublished(tx, principal, { ...row, published_at: at }, 'lifecycle', at);
+    const operations = computed.movedOperations ?? request.operations;
+    addAbTestChanges(tx, principal, operations, target.yaml, yaml, resultId, at);
     return result('published', true, row);
   }
   if (target.kind === 'draft') {

@@ -289,4 +289,79 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX client_keys_by_account ON client_keys(account_id, created_at);
   `,
   },
+  {
+    name: 'webhooks: endpoints and the outbox of their deliveries',
+    sqlite: `
+  -- The secret is kept (not a hash): every delivery is signed with it. events: a JSON list.
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    description TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX webhooks_by_account ON webhooks(account_id, created_at);
+
+  -- The outbox: one row per event and endpoint, written in the transaction of the change it
+  -- announces. seq orders an endpoint's deliveries; payload is the exact body sent.
+  CREATE TABLE webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    response_status INTEGER,
+    error TEXT,
+    lease_until TEXT
+  );
+  CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries(webhook_id, seq);
+  -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
+  `,
+    postgres: `
+  -- The secret is kept (not a hash): every delivery is signed with it. events: a JSON list.
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    description TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  CREATE INDEX webhooks_by_account ON webhooks(account_id, created_at);
+
+  -- The outbox: one row per event and endpoint, written in the transaction of the change it
+  -- announces. seq orders an endpoint's deliveries; payload is the exact body sent.
+  CREATE TABLE webhook_deliveries (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    next_attempt_at TEXT,
+    last_attempt_at TEXT,
+    response_status INTEGER,
+    error TEXT,
+    lease_until TEXT
+  );
+  CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries(webhook_id, seq);
+  -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
+  `,
+  },
 ];

@@ -58,8 +58,36 @@ import {
   type ConfigReads,
   type ConfigTransaction,
   type NewAccount,
+  type RetryOutcome,
   type Store,
 } from './store';
+import type { WebhookEvent } from '../../contract/webhooks';
+import type { AttemptResult, DueDelivery } from '../webhooks/outbox';
+import { DeliveriesQueued, type DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
+import {
+  deliveriesOf,
+  ENDPOINT_DELETED_ERROR,
+  type EventData,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
+} from '../webhooks/webhook-records';
+import {
+  DELIVERY_COLUMNS,
+  deliveryValues,
+  dueHeadsWhere,
+  HEADS_FROM,
+  leaseEnd,
+  NEXT_DUE_QUERY,
+  statusAfter,
+  toDelivery,
+  toDueDelivery,
+  toWebhook,
+  WEBHOOK_COLUMNS,
+  webhookValues,
+} from './webhook-rows';
+
+const INSERT_DELIVERY = `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+const LIST_WEBHOOKS = `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`;
 
 /** What a unit of work reads and runs queries on: a pooled client inside BEGIN. */
 interface Queryable {
@@ -84,6 +112,7 @@ async function run(client: Queryable, statements: readonly Statement[]): Promise
 export class PostgresStore implements Store {
   private readonly health: DatabaseHealth;
   readonly liveChanges: PostgresLiveChanges;
+  private readonly deliveriesQueued = new DeliveriesQueued();
 
   constructor(private readonly pool: PostgresPool) {
     this.health = new DatabaseHealth(() => pool.query('SELECT 1'));
@@ -399,6 +428,7 @@ export class PostgresStore implements Store {
       // Whether what apps read changed: another config made live, or the live one updated.
       let liveChanged = false;
       const writes: Statement[] = [];
+      const events: { type: WebhookEvent; at: string; data: EventData }[] = [];
       const tx: ConfigTransaction = {
         get: (id) => {
           checkDeclaredRead(reads, id, liveAtStart);
@@ -445,11 +475,28 @@ export class PostgresStore implements Store {
           if (row) rows.set(id, { ...row, review });
         },
         addReview: (review) => writes.push(reviewStatement(review)),
+        addWebhookEvents: (type, at, data) => events.push({ type, at, data }),
       };
       const result = await work(tx);
       // Sent on commit only: listeners on every instance hear of it then, never of a rollback.
       if (liveChanged) writes.push(liveChangeNotice(accountId));
+      // The outbox, read under the account's lock: endpoints change only in other statements
+      // that commit before or after this one, so each event reaches exactly the endpoints
+      // that exist at commit.
+      let queued = 0;
+      if (events.length > 0) {
+        const webhooks = (await client.query(LIST_WEBHOOKS, [accountId])).rows.map(toWebhook);
+        for (const event of events) {
+          for (const delivery of deliveriesOf(webhooks, event.type, event.at, event.data)) {
+            writes.push({ text: INSERT_DELIVERY, values: deliveryValues(delivery) });
+            queued += 1;
+          }
+        }
+      }
       await run(client, writes);
+      return { result, queued };
+    }).then(({ result, queued }) => {
+      if (queued > 0) this.deliveriesQueued.notify();
       return result;
     });
   }
@@ -487,6 +534,144 @@ export class PostgresStore implements Store {
       [accountId, configId],
     );
     return rows.map(toReview);
+  }
+
+  async insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void> {
+    await this.transaction((client) =>
+      run(client, [
+        {
+          text: `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          values: webhookValues(webhook),
+        },
+        auditStatement(audit),
+      ]),
+    );
+  }
+
+  async listWebhooks(accountId: string): Promise<WebhookRecord[]> {
+    return (await this.query(LIST_WEBHOOKS, [accountId])).map(toWebhook);
+  }
+
+  async getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined> {
+    const [row] = await this.query(
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [accountId, id],
+    );
+    return row && toWebhook(row);
+  }
+
+  async deleteWebhook(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<boolean> {
+    return this.transaction(async (client) => {
+      const deleted = await client.query(
+        'UPDATE webhooks SET deleted_at = $3 WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id',
+        [accountId, id, at],
+      );
+      if (deleted.rows.length === 0) return false;
+      await run(client, [
+        {
+          text: "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL, error = $2 WHERE webhook_id = $1 AND status = 'pending'",
+          values: [id, ENDPOINT_DELETED_ERROR],
+        },
+        auditStatement(audit),
+      ]);
+      return true;
+    });
+  }
+
+  async listWebhookDeliveries(
+    accountId: string,
+    webhookId: string,
+    limit: number,
+  ): Promise<WebhookDeliveryRecord[]> {
+    const rows = await this.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE account_id = $1 AND webhook_id = $2 ORDER BY seq DESC LIMIT $3`,
+      [accountId, webhookId, limit],
+    );
+    return rows.map(toDelivery);
+  }
+
+  async insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void> {
+    await this.query(INSERT_DELIVERY, deliveryValues(delivery));
+    this.deliveriesQueued.notify();
+  }
+
+  async retryWebhookDelivery(
+    accountId: string,
+    webhookId: string,
+    deliveryId: string,
+    at: string,
+  ): Promise<RetryOutcome> {
+    const outcome = await this.transaction(async (client): Promise<RetryOutcome> => {
+      const retried = await client.query(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, lease_until = NULL
+          WHERE account_id = $1 AND webhook_id = $2 AND id = $3 AND status = 'failed'
+          RETURNING ${DELIVERY_COLUMNS}`,
+        [accountId, webhookId, deliveryId, at],
+      );
+      if (retried.rows[0]) return { kind: 'retried', delivery: toDelivery(retried.rows[0]) };
+      const { rows } = await client.query(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE account_id = $1 AND webhook_id = $2 AND id = $3`,
+        [accountId, webhookId, deliveryId],
+      );
+      return rows[0]
+        ? { kind: 'not_failed', delivery: toDelivery(rows[0]) }
+        : { kind: 'not_found' };
+    });
+    if (outcome.kind === 'retried') this.deliveriesQueued.notify();
+    return outcome;
+  }
+
+  onDeliveriesQueued(listener: DeliveriesQueuedListener): () => void {
+    return this.deliveriesQueued.subscribe(listener);
+  }
+
+  /**
+   * One transaction: the due heads are locked (SKIP LOCKED: rows another instance is claiming
+   * are passed over, not waited for) and leased before it commits, so no two instances get
+   * the same delivery; once committed, the lease keeps the row from every other claim.
+   */
+  async claimDueDeliveries(now: string, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    return this.transaction(async (client) => {
+      const heads = await client.query(
+        `SELECT d.seq FROM ${HEADS_FROM} WHERE ${dueHeadsWhere('$1')}
+          ORDER BY d.seq LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
+        [now, limit],
+      );
+      if (heads.rows.length === 0) return [];
+      const { rows } = await client.query(
+        `UPDATE webhook_deliveries d SET lease_until = $2 FROM webhooks w
+          WHERE d.seq = ANY($1::bigint[]) AND w.id = d.webhook_id
+          RETURNING d.*, w.url AS w_url, w.secret AS w_secret`,
+        [heads.rows.map((row) => row.seq), leaseEnd(now, leaseMs)],
+      );
+      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toDueDelivery);
+    });
+  }
+
+  async recordDeliveryAttempt(id: string, result: AttemptResult): Promise<void> {
+    await this.query(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $2, status = $3,
+         next_attempt_at = $4, response_status = $5, error = $6, lease_until = NULL
+       WHERE id = $1 AND status = 'pending'`,
+      [
+        id,
+        result.at,
+        statusAfter(result),
+        result.next_attempt_at,
+        result.response_status,
+        result.error,
+      ],
+    );
+  }
+
+  async nextDeliveryDue(): Promise<string | undefined> {
+    const [row] = await this.query(NEXT_DUE_QUERY);
+    return (row?.due as string | null | undefined) ?? undefined;
   }
 
   async announceLiveChange(accountId: string): Promise<void> {

@@ -49,8 +49,31 @@ import {
   type ConfigReads,
   type ConfigTransaction,
   type NewAccount,
+  type RetryOutcome,
   type Store,
 } from './store';
+import type { AttemptResult, DueDelivery } from '../webhooks/outbox';
+import { DeliveriesQueued, type DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
+import {
+  deliveriesOf,
+  ENDPOINT_DELETED_ERROR,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
+} from '../webhooks/webhook-records';
+import {
+  DELIVERY_COLUMNS,
+  deliveryValues,
+  dueHeadsWhere,
+  HEADS_FROM,
+  leaseEnd,
+  NEXT_DUE_QUERY,
+  statusAfter,
+  toDelivery,
+  toDueDelivery,
+  toWebhook,
+  WEBHOOK_COLUMNS,
+  webhookValues,
+} from './webhook-rows';
 
 /** Principals kept at most (see findPrincipalByKeyHash); the cache is emptied when full. */
 const MAX_CACHED_PRINCIPALS = 1_000;
@@ -84,6 +107,7 @@ export class SqliteStore implements Store {
     DELIVERY_VERSION_WINDOW_MS,
   );
   readonly liveChanges = new SqliteLiveChanges(() => this.statements.dataVersion.get() as number);
+  private readonly deliveriesQueued = new DeliveriesQueued();
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -175,6 +199,45 @@ export class SqliteStore implements Store {
       ),
       deliveryKey: db.prepare(`${DELIVERY_KEY_QUERY}?`),
       liveStamp: db.prepare(`${LIVE_STAMP_QUERY}?`),
+      insertWebhook: db.prepare(
+        `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      listWebhooks: db.prepare(
+        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`,
+      ),
+      getWebhook: db.prepare(
+        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = ? AND id = ? AND deleted_at IS NULL`,
+      ),
+      deleteWebhook: db.prepare(
+        'UPDATE webhooks SET deleted_at = ? WHERE account_id = ? AND id = ? AND deleted_at IS NULL',
+      ),
+      failPendingOf: db.prepare(
+        "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL, error = ? WHERE webhook_id = ? AND status = 'pending'",
+      ),
+      insertDelivery: db.prepare(
+        `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      listDeliveries: db.prepare(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE account_id = ? AND webhook_id = ? ORDER BY seq DESC LIMIT ?`,
+      ),
+      getDelivery: db.prepare(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE account_id = ? AND webhook_id = ? AND id = ?`,
+      ),
+      retryDelivery: db.prepare(
+        "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL WHERE id = ? AND status = 'failed'",
+      ),
+      dueHeads: db.prepare(
+        `SELECT d.*, w.url AS w_url, w.secret AS w_secret FROM ${HEADS_FROM}
+          WHERE ${dueHeadsWhere('@now')} ORDER BY d.seq LIMIT @limit`,
+      ),
+      lease: db.prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE seq = ?'),
+      recordAttempt: db.prepare(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = @at,
+           status = @status, next_attempt_at = @next_attempt_at, response_status = @response_status,
+           error = @error, lease_until = NULL
+         WHERE id = @id AND status = 'pending'`,
+      ),
+      nextDue: db.prepare(NEXT_DUE_QUERY).pluck(),
       insertAudit: db.prepare(
         'INSERT INTO audit_log (account_id, at, action, actor, target_id, detail) VALUES (@account_id, @at, @action, @actor, @target_id, @detail)',
       ),
@@ -405,6 +468,7 @@ export class SqliteStore implements Store {
     let liveAtStart: string | undefined;
     // Whether what apps read changed: another config made live, or the live one updated.
     let liveChanged = false;
+    let queued = false;
     const tx: ConfigTransaction = {
       get: (id) => {
         checkDeclaredRead(reads, id, liveAtStart);
@@ -441,12 +505,21 @@ export class SqliteStore implements Store {
       addReview: (review) => {
         s.insertReview.run(review);
       },
+      addWebhookEvents: (type, at, data) => {
+        const webhooks = (s.listWebhooks.all(accountId) as Row[]).map(toWebhook);
+        for (const delivery of deliveriesOf(webhooks, type, at, data)) {
+          s.insertDelivery.run(...deliveryValues(delivery));
+          queued = true;
+        }
+      },
     };
     const result = this.write(() => {
       liveAtStart = this.liveId(accountId);
+      queued = false;
       return work(tx);
     });
     if (liveChanged) this.liveChanges.committed(accountId);
+    if (queued) this.deliveriesQueued.notify();
     return result;
   }
 
@@ -482,6 +555,100 @@ export class SqliteStore implements Store {
 
   async listReviews(accountId: string, configId: string): Promise<ReviewRecord[]> {
     return (this.statements.listReviews.all(accountId, configId) as Row[]).map(toReview);
+  }
+
+  async insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void> {
+    this.write(() => {
+      this.statements.insertWebhook.run(...webhookValues(webhook));
+      this.audit(audit);
+    });
+  }
+
+  async listWebhooks(accountId: string): Promise<WebhookRecord[]> {
+    return (this.statements.listWebhooks.all(accountId) as Row[]).map(toWebhook);
+  }
+
+  async getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined> {
+    const row = this.statements.getWebhook.get(accountId, id) as Row | undefined;
+    return row && toWebhook(row);
+  }
+
+  async deleteWebhook(
+    accountId: string,
+    id: string,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<boolean> {
+    return this.write(() => {
+      if (this.statements.deleteWebhook.run(at, accountId, id).changes === 0) return false;
+      this.statements.failPendingOf.run(ENDPOINT_DELETED_ERROR, id);
+      this.audit(audit);
+      return true;
+    });
+  }
+
+  async listWebhookDeliveries(
+    accountId: string,
+    webhookId: string,
+    limit: number,
+  ): Promise<WebhookDeliveryRecord[]> {
+    const rows = this.statements.listDeliveries.all(accountId, webhookId, limit) as Row[];
+    return rows.map(toDelivery);
+  }
+
+  async insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void> {
+    this.write(() => this.statements.insertDelivery.run(...deliveryValues(delivery)));
+    this.deliveriesQueued.notify();
+  }
+
+  async retryWebhookDelivery(
+    accountId: string,
+    webhookId: string,
+    deliveryId: string,
+    at: string,
+  ): Promise<RetryOutcome> {
+    const outcome = this.write((): RetryOutcome => {
+      const s = this.statements;
+      const row = s.getDelivery.get(accountId, webhookId, deliveryId) as Row | undefined;
+      if (!row) return { kind: 'not_found' };
+      if (s.retryDelivery.run(at, deliveryId).changes === 0)
+        return { kind: 'not_failed', delivery: toDelivery(row) };
+      const retried = s.getDelivery.get(accountId, webhookId, deliveryId) as Row;
+      return { kind: 'retried', delivery: toDelivery(retried) };
+    });
+    if (outcome.kind === 'retried') this.deliveriesQueued.notify();
+    return outcome;
+  }
+
+  onDeliveriesQueued(listener: DeliveriesQueuedListener): () => void {
+    return this.deliveriesQueued.subscribe(listener);
+  }
+
+  async claimDueDeliveries(now: string, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    const until = leaseEnd(now, leaseMs);
+    // BEGIN IMMEDIATE: the select and the leases are one step for every process on the file.
+    return this.write(() => {
+      const heads = this.statements.dueHeads.all({ now, limit }) as Row[];
+      for (const head of heads) this.statements.lease.run(until, head.seq);
+      return heads.map(toDueDelivery);
+    });
+  }
+
+  async recordDeliveryAttempt(id: string, result: AttemptResult): Promise<void> {
+    this.write(() =>
+      this.statements.recordAttempt.run({
+        id,
+        at: result.at,
+        status: statusAfter(result),
+        next_attempt_at: result.next_attempt_at,
+        response_status: result.response_status,
+        error: result.error,
+      }),
+    );
+  }
+
+  async nextDeliveryDue(): Promise<string | undefined> {
+    return (this.statements.nextDue.get() as string | null) ?? undefined;
   }
 
   /** A read of the file: in WAL mode it does not wait for a writer, so it answers at once. */

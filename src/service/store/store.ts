@@ -17,6 +17,10 @@ import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { ClientKeyRecord, LiveChanges } from '../delivery/delivery-reads';
 import type { DeliveryKeyLookup } from './client-key-rows';
 import type { DatabaseState } from './database-unavailable';
+import type { WebhookEvent } from '../../contract/webhooks';
+import type { DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
+import type { WebhookOutbox } from '../webhooks/outbox';
+import type { EventData, WebhookDeliveryRecord, WebhookRecord } from '../webhooks/webhook-records';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -69,6 +73,12 @@ export interface ConfigTransaction {
   /** Replaces the review of a config, one of the reads. */
   setReview(id: string, review: ConfigReview): void;
   addReview(review: ReviewRecord): void;
+  /**
+   * The outbox: one pending delivery of `type` per endpoint of the account (not deleted)
+   * subscribed to it, written with this unit of work, so none is left by a rollback.
+   * `data` is called only when some endpoint subscribes, at most once.
+   */
+  addWebhookEvents(type: WebhookEvent, at: string, data: EventData): void;
 }
 
 export interface NewAccount {
@@ -79,7 +89,13 @@ export interface NewAccount {
   readonly audit: AuditRecord;
 }
 
-export interface Store {
+/** What retrying a delivery came to. */
+export type RetryOutcome =
+  | { readonly kind: 'retried'; readonly delivery: WebhookDeliveryRecord }
+  | { readonly kind: 'not_failed'; readonly delivery: WebhookDeliveryRecord }
+  | { readonly kind: 'not_found' };
+
+export interface Store extends WebhookOutbox {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;
@@ -177,6 +193,37 @@ export interface Store {
    * unit of work on configs (a client key revoked): after its commit.
    */
   announceLiveChange(accountId: string): Promise<void>;
+
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void>;
+  /** The account's endpoints, deleted ones left out, newest first. */
+  listWebhooks(accountId: string): Promise<WebhookRecord[]>;
+  /** An endpoint of the account, unless deleted. */
+  getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined>;
+  /**
+   * Sets deleted_at (the row stays, for its deliveries' sake) and fails its pending
+   * deliveries with ENDPOINT_DELETED_ERROR, in one transaction; false: no such endpoint.
+   */
+  deleteWebhook(accountId: string, id: string, at: string, audit: AuditRecord): Promise<boolean>;
+  /** An endpoint's last `limit` deliveries, newest first. */
+  listWebhookDeliveries(
+    accountId: string,
+    webhookId: string,
+    limit: number,
+  ): Promise<WebhookDeliveryRecord[]>;
+  /** Queues a delivery made outside a unit of work (a test event). */
+  insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
+  /** A failed delivery back to pending, due at `at`, same id and attempts kept. */
+  retryWebhookDelivery(
+    accountId: string,
+    webhookId: string,
+    deliveryId: string,
+    at: string,
+  ): Promise<RetryOutcome>;
+  /**
+   * Calls `listener` in this process after each commit that queued deliveries (see
+   * DeliveriesQueued); returns the unsubscribe.
+   */
+  onDeliveriesQueued(listener: DeliveriesQueuedListener): () => void;
 
   /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
   checkHealth(): Promise<DatabaseState>;

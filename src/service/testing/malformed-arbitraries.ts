@@ -265,6 +265,54 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
             .filter((extra) => !('name' in extra) && !('apps' in extra))
             .map((extra) => ({ ...extra, ...(body as Record<string, unknown>) })),
         );
+    case 'createWebhook': {
+      const url = 'https://hooks.example.com/hook';
+      const events = ['config.published'];
+      return fc.oneof(
+        fc.record({ events: fc.constant(events) }),
+        fc.record({ url: fc.constant(url) }),
+        fc.record({ url: notAString, events: fc.constant(events) }),
+        fc.record({
+          url: fc.oneof(
+            fc.constantFrom(
+              '',
+              'http://hooks.example.com/hook',
+              'ftp://hooks.example.com/hook',
+              'https://u:p@hooks.example.com/hook',
+              'https://127.0.0.1/hook',
+              'https://[::1]/hook',
+              'https://localhost/hook',
+              `https://hooks.example.com/${'a'.repeat(2_048)}`,
+            ),
+            awkwardText.filter((text) => !/^https:\/\/[^/]/.test(text)),
+            loneSurrogate,
+          ),
+          events: fc.constant(events),
+        }),
+        fc.record({
+          url: fc.constant(url),
+          events: fc.oneof(
+            notAnArray,
+            fc.constant([]),
+            fc.constant(['config.published', 'config.published']),
+            fc.constant(['webhook.test']),
+            fc.array(
+              awkwardText.filter((text) => !['config.published', 'ab_test.changed'].includes(text)),
+              { minLength: 1, maxLength: 3 },
+            ),
+          ),
+        }),
+        fc.record({
+          url: fc.constant(url),
+          events: fc.constant(events),
+          description: fc.oneof(
+            notAString.filter((value) => value !== undefined),
+            fc.constant('d'.repeat(501)),
+            loneSurrogate,
+          ),
+        }),
+      );
+    }
     case 'publishConfig':
       return fc.oneof(
         fc.record({ summary: notAString.filter((value) => value !== undefined) }),

@@ -25,6 +25,7 @@ export interface TestService {
   rows: TestStore['rows'];
   /** Every byte the database keeps on disk (its files and log; test-store.ts). */
   storageBytes: TestStore['storageBytes'];
+  openSecondStore: TestStore['openSecondStore'];
   readonly account: CreatedAccount;
   /** The account owner's admin key. */
   readonly adminKey: string;
@@ -60,6 +61,8 @@ export interface TestServiceOptions {
   readonly corsOrigins?: readonly string[];
   /** How successful delivery reads are logged (a summary a minute when absent). */
   readonly deliveryReadLog?: AppOptions['deliveryReadLog'];
+  /** Which webhook URLs may be registered (public https: only when absent). */
+  readonly webhookUrlPolicy?: AppOptions['webhookUrlPolicy'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -90,6 +93,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.serveSourceMaps ? { serveSourceMaps: true } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.deliveryReadLog ? { deliveryReadLog: options.deliveryReadLog } : {}),
+    ...(options.webhookUrlPolicy ? { webhookUrlPolicy: options.webhookUrlPolicy } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',
@@ -111,6 +115,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dataDir,
     rows: database.rows,
     storageBytes: database.storageBytes,
+    openSecondStore: database.openSecondStore,
     account,
     adminKey,
     async keyFor(role, keyOptions = {}) {

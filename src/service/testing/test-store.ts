@@ -33,6 +33,11 @@ export interface TestStore {
    * or (`checkpoint`) after the log is written back into the files.
    */
   storageBytes(options?: { checkpoint?: boolean }): Promise<Buffer>;
+  /**
+   * Another store on the same database, with connections of its own, as another process
+   * (SQLite) or instance (PostgreSQL) has; closed by dispose.
+   */
+  openSecondStore(): Promise<Store>;
   dispose(): Promise<void>;
 }
 
@@ -61,6 +66,7 @@ function readAll(paths: readonly string[]): Buffer {
 function sqliteTestStore(dataDir: string): TestStore {
   const db: SqliteDatabase = openDatabase(dataDir);
   const store = new SqliteStore(db);
+  const others: Store[] = [];
   return {
     kind: 'sqlite',
     store,
@@ -76,7 +82,13 @@ function sqliteTestStore(dataDir: string): TestStore {
         ),
       );
     },
+    async openSecondStore() {
+      const other = new SqliteStore(openDatabase(dataDir));
+      others.push(other);
+      return other;
+    },
     async dispose() {
+      for (const other of others) await other.close();
       await store.close();
     },
   };
@@ -86,8 +98,10 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
   const clusterUrl = inject('postgresUrl');
   const schema = uniqueName('test');
   await adminQuery(clusterUrl, `CREATE SCHEMA ${schema}`);
-  const pool = await openPostgres({ url: withSchema(clusterUrl, schema), poolSize: 4 });
+  const url = withSchema(clusterUrl, schema);
+  const pool = await openPostgres({ url, poolSize: 4 });
   const store = new PostgresStore(pool);
+  const others: Store[] = [];
   return {
     kind: 'postgres',
     store,
@@ -101,7 +115,13 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
       if (options.checkpoint) await adminQuery(clusterUrl, 'CHECKPOINT');
       return readAll(filesUnder(inject('postgresDataDir')));
     },
+    async openSecondStore() {
+      const other = new PostgresStore(await openPostgres({ url, poolSize: 4 }));
+      others.push(other);
+      return other;
+    },
     async dispose() {
+      for (const other of others) await other.close();
       await store.close();
       await adminQuery(clusterUrl, `DROP SCHEMA ${schema} CASCADE`);
     },

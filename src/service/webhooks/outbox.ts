@@ -44,4 +44,10 @@ export interface WebhookOutbox {
   recordDeliveryAttempt(id: string, result: AttemptResult): Promise<void>;
   /** When the next pending delivery is due (to sleep until then); undefined: none. */
   nextDeliveryDue(): Promise<string | undefined>;
+  /**
+   * Calls `listener` in this process after each commit that queued deliveries (an event's
+   * outbox rows, a test event, a retry), so a sleeping sender can claim them at once; returns
+   * the unsubscribe. Deliveries queued by other processes or instances are found by polling.
+   */
+  onDeliveriesQueued?(listener: () => void): () => void;
 }

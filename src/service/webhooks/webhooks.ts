@@ -1,0 +1,112 @@
+/**
+ * What the webhook endpoints do (docs/webhooks.md): endpoints made with a fresh signing
+ * secret, shown once; deleted softly (the row stays for its deliveries, which are no longer
+ * sent); a test event and a retry queued as deliveries for the sender.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  WEBHOOK_DELIVERIES_LISTED,
+  WEBHOOK_SECRET_PREFIX,
+  type CreatedWebhook,
+  type CreateWebhookRequest,
+  type WebhookDelivery,
+} from '../../contract/webhooks';
+import { audit } from '../domain/accounts';
+import type { Clock } from '../domain/clock';
+import { notFound } from '../domain/refusals';
+import { HttpProblem } from '../http-problem';
+import { newId } from '../ids';
+import type { Principal } from '../store/records';
+import type { Store } from '../store/store';
+import { refuseWebhookUrl, type UrlPolicy } from './url-policy';
+import { publicDelivery, publicWebhook, testDelivery, type WebhookRecord } from './webhook-records';
+
+/** Bytes of randomness in a signing secret (Standard Webhooks asks for 24 to 64). */
+const SECRET_BYTES = 24;
+/** What a secret looks like: 24 bytes are 32 base64 characters, without padding. */
+export const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{32}$/;
+
+export function generateWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
+}
+
+export class Webhooks {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly urlPolicy: UrlPolicy,
+  ) {}
+
+  async create(principal: Principal, request: CreateWebhookRequest): Promise<CreatedWebhook> {
+    const refusal = refuseWebhookUrl(request.url, this.urlPolicy);
+    if (refusal) {
+      throw HttpProblem.of('invalid_request', `The webhook URL ${refusal}`, {
+        errors: [{ path: '/url', message: refusal }],
+      });
+    }
+    const now = this.clock();
+    const at = now.toISOString();
+    const webhook: WebhookRecord = {
+      id: newId('wh_', now.getTime()),
+      account_id: principal.account.id,
+      url: request.url,
+      events: [...request.events],
+      description: request.description ?? '',
+      secret: generateWebhookSecret(),
+      created_at: at,
+      deleted_at: null,
+    };
+    // The audit entry names the endpoint, never its secret.
+    const entry = audit(webhook.account_id, at, 'webhook.create', principal.key.id, webhook.id, {
+      url: webhook.url,
+      events: webhook.events,
+    });
+    await this.store.insertWebhook(webhook, entry);
+    return { ...publicWebhook(webhook), secret: webhook.secret };
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    const accountId = principal.account.id;
+    const at = this.clock().toISOString();
+    const entry = audit(accountId, at, 'webhook.delete', principal.key.id, id, {});
+    if (!(await this.store.deleteWebhook(accountId, id, at, entry)))
+      throw notFound(`The webhook ${id}`);
+  }
+
+  async deliveries(principal: Principal, id: string): Promise<WebhookDelivery[]> {
+    await this.existing(principal, id);
+    const rows = await this.store.listWebhookDeliveries(
+      principal.account.id,
+      id,
+      WEBHOOK_DELIVERIES_LISTED,
+    );
+    return rows.map(publicDelivery);
+  }
+
+  async sendTest(principal: Principal, id: string): Promise<WebhookDelivery> {
+    const webhook = await this.existing(principal, id);
+    const delivery = testDelivery(webhook, this.clock().toISOString());
+    await this.store.insertWebhookDelivery(delivery);
+    return publicDelivery(delivery);
+  }
+
+  async retry(principal: Principal, id: string, deliveryId: string): Promise<WebhookDelivery> {
+    await this.existing(principal, id);
+    const at = this.clock().toISOString();
+    const outcome = await this.store.retryWebhookDelivery(principal.account.id, id, deliveryId, at);
+    if (outcome.kind === 'not_found') throw notFound(`The delivery ${deliveryId}`);
+    if (outcome.kind === 'not_failed') {
+      throw HttpProblem.of(
+        'conflict',
+        `The delivery ${deliveryId} is ${outcome.delivery.status}; only a failed delivery is retried`,
+      );
+    }
+    return publicDelivery(outcome.delivery);
+  }
+
+  private async existing(principal: Principal, id: string): Promise<WebhookRecord> {
+    const webhook = await this.store.getWebhook(principal.account.id, id);
+    if (!webhook) throw notFound(`The webhook ${id}`);
+    return webhook;
+  }
+}
