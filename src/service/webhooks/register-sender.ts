@@ -8,21 +8,17 @@ import type { WebhookOutbox } from './outbox';
 import type { WebhookSender } from './sender';
 import { createWebhookSender, type WebhookSendingOptions } from './sender-wiring';
 
-export interface SenderOutbox extends WebhookOutbox {
-  /** Calls `listener` after each commit in this process that queued deliveries; the unsubscribe. */
-  onDeliveriesQueued(listener: () => void): () => void;
-}
-
 export function registerWebhookSender(
   app: FastifyInstance,
-  outbox: SenderOutbox,
+  outbox: WebhookOutbox,
   clock: Clock,
   options: WebhookSendingOptions,
 ): WebhookSender {
   const sender = createWebhookSender(outbox, clock, app.log, options);
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    unsubscribe = outbox.onDeliveriesQueued(() => sender.wake());
+    // Without the word (a store that cannot give it), the poll alone finds new deliveries.
+    unsubscribe = outbox.onDeliveriesQueued?.(() => sender.wake());
     sender.start();
   });
   let closing: Promise<void> | undefined;

@@ -227,6 +227,17 @@ describe('the webhook sender', () => {
     expect(outbox.get(delivery.id).state).toBe('delivered');
   });
 
+  it('takes no claim (a write) while nothing is due, only reads', async () => {
+    const outbox = new MemoryOutbox();
+    outbox.add('wh_a', { dueInMs: 60_000 });
+    const claim = vi.spyOn(outbox, 'claimDueDeliveries');
+    const nextDue = vi.spyOn(outbox, 'nextDeliveryDue');
+    const { post } = recording();
+    senderFor(outbox, post, { pollIntervalMs: 10 }).sender.start();
+    await vi.waitFor(() => expect(nextDue.mock.calls.length).toBeGreaterThanOrEqual(5));
+    expect(claim).not.toHaveBeenCalled();
+  });
+
   it('claims nothing after close', async () => {
     const outbox = new MemoryOutbox();
     const { sent, post } = recording();
@@ -243,11 +254,16 @@ describe('the webhook sender', () => {
 describe('closing the webhook sender', () => {
   it('does not wait for a claim stuck on a database that does not answer', async () => {
     const outbox = new MemoryOutbox();
-    outbox.claimDueDeliveries = () => new Promise(() => undefined);
+    outbox.add('wh_a');
+    let claims = 0;
+    outbox.claimDueDeliveries = () => {
+      claims += 1;
+      return new Promise(() => undefined);
+    };
     const { post } = recording();
     const { sender } = senderFor(outbox, post, { closeGraceMs: 100 });
     sender.start();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(claims).toBe(1));
     const started = Date.now();
     await sender.close();
     expect(Date.now() - started).toBeLessThan(1000);

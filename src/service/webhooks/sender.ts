@@ -105,17 +105,23 @@ export class WebhookSender {
   }
 
   private async run(): Promise<void> {
-    const { settings } = this.deps;
+    const { settings, outbox, clock } = this.deps;
     while (this.running) {
       this.wokenEarly = false;
       const room = settings.maxInFlight - this.inFlight.size;
-      let claimed = 0;
       try {
-        if (room > 0) claimed = await this.claimAndSend(room);
+        // A read first: an idle instance does not take the write lock of a claim each poll.
+        const next = await outbox.nextDeliveryDue();
+        const wait = next === undefined ? Infinity : Date.parse(next) - clock().getTime();
+        let claimed = 0;
+        if (room > 0 && wait <= 0) claimed = await this.claimAndSend(room);
         if (!this.running) break;
         // More may be due at once: claim again without sleeping.
         if (claimed > 0 && claimed === room) continue;
-        await this.sleep(await this.idleMs());
+        // Due but not claimed: someone holds its lease; the poll interval finds it freed.
+        await this.sleep(
+          wait > 0 ? Math.min(wait, settings.pollIntervalMs) : settings.pollIntervalMs,
+        );
       } catch (error) {
         this.deps.log.error({ err: error }, 'webhook sender: the outbox is unavailable');
         await this.sleep(settings.pollIntervalMs);
@@ -146,18 +152,6 @@ export class WebhookSender {
       this.inFlight.set(delivery.id, attempt);
     }
     return due.length;
-  }
-
-  /** How long to sleep: until the next delivery is due, at most the poll interval. */
-  private async idleMs(): Promise<number> {
-    const { outbox, clock, settings } = this.deps;
-    if (this.wokenEarly) return 0;
-    const next = await outbox.nextDeliveryDue();
-    if (next === undefined) return settings.pollIntervalMs;
-    const wait = Date.parse(next) - clock().getTime();
-    // Due already but not claimed: someone holds its lease; the poll interval finds it freed.
-    if (wait <= 0) return settings.pollIntervalMs;
-    return Math.min(wait, settings.pollIntervalMs);
   }
 
   private sleep(ms: number): Promise<void> {
