@@ -11,7 +11,11 @@ import type { WebhookDelivery } from '../../contract/webhooks';
 import { buildApp } from '../app';
 import { CREATE_APP, editOk, ok } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
-import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import {
+  FLOOD_BYTES,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../testing/webhook-receiver';
 import type { RetrySchedule } from '../webhooks/retry-schedule';
 
 /** Fast retries: the schedule's shape at a test's pace. */
@@ -36,7 +40,7 @@ async function sendingService(timeoutMs = 2000): Promise<TestService> {
   return service;
 }
 
-async function receiverFor(initial: number | 'hang' = 200): Promise<WebhookReceiver> {
+async function receiverFor(initial: number | 'hang' | 'flood' = 200): Promise<WebhookReceiver> {
   const receiver = await startWebhookReceiver(initial);
   receivers.push(receiver);
   return receiver;
@@ -175,6 +179,28 @@ describe('the webhook sender', () => {
       error: 'answered 307 (redirects are not followed)',
     });
     expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('reads an oversized answer only up to its limit: the rest is never taken in', async () => {
+    const on = await sendingService();
+    const receiver = await receiverFor('flood');
+    const webhookId = await endpoint(on, receiver);
+    const delivery = await ok(on, on.adminKey, 'sendTestWebhook', { params: { id: webhookId } });
+    await vi.waitFor(
+      async () =>
+        expect((await deliveryOf(on, webhookId, delivery.id)).attempts).toBeGreaterThanOrEqual(2),
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(await deliveryOf(on, webhookId, delivery.id)).toMatchObject({
+      status: 'pending',
+      response_status: 500,
+      error: 'answered 500',
+    });
+    // Two attempts or more, each dropped after 4 KiB: what got written is the socket
+    // buffers' worth, not the 64 MiB on offer each time.
+    const attempts = receiver.received.length;
+    expect(receiver.floodWritten()).toBeLessThan(attempts * 16 * 1024 * 1024);
+    expect(receiver.floodWritten()).toBeLessThan(FLOOD_BYTES);
   });
 
   it('checks the URL again at send time: an instance that allows no private address calls none', async () => {

@@ -18,8 +18,14 @@ export interface ReceivedDelivery {
   readonly verified: boolean;
 }
 
-/** What the receiver does with a request: answer this status, or hang (never answer). */
-export type Behaviour = number | 'hang' | { redirectTo: string };
+/**
+ * What the receiver does with a request: answer this status, hang (never answer), redirect,
+ * or answer 500 with a body of 64 MiB written only as fast as the sender reads it.
+ */
+export type Behaviour = number | 'hang' | { redirectTo: string } | 'flood';
+
+/** The flood's size. */
+export const FLOOD_BYTES = 64 * 1024 * 1024;
 
 export interface WebhookReceiver {
   readonly port: number;
@@ -32,6 +38,8 @@ export interface WebhookReceiver {
   /** Closes its port (connections refused) until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
+  /** Bytes of flood the receiver managed to write (the rest was never asked for). */
+  floodWritten(): number;
   /** The secret signatures are checked with. */
   secret: string | undefined;
   close(): Promise<void>;
@@ -46,6 +54,21 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
   let behaviour = initial;
   const received: ReceivedDelivery[] = [];
   const hanging = new Set<ServerResponse>();
+  let floodWritten = 0;
+  const flood = (response: ServerResponse) => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let closed = false;
+    response.on('close', () => (closed = true));
+    response.writeHead(500);
+    const pump = () => {
+      while (!closed && floodWritten < FLOOD_BYTES) {
+        floodWritten += chunk.length;
+        if (!response.write(chunk)) return void response.once('drain', pump);
+      }
+      response.end();
+    };
+    pump();
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,10 +93,13 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
         timestamp: header(request.headers, 'webhook-timestamp'),
         body,
         headers: request.headers,
-        answered: now === 'hang' ? null : typeof now === 'number' ? now : 307,
+        answered:
+          now === 'hang' ? null : now === 'flood' ? 500 : typeof now === 'number' ? now : 307,
         verified,
       });
-      if (now === 'hang') {
+      if (now === 'flood') {
+        flood(response);
+      } else if (now === 'hang') {
         hanging.add(response);
         response.on('close', () => hanging.delete(response));
       } else if (typeof now === 'number') {
@@ -121,6 +147,7 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
       await listen(port);
       listening = true;
     },
+    floodWritten: () => floodWritten,
     secret: undefined,
     async close() {
       if (listening) await stop();
