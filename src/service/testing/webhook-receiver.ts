@@ -20,9 +20,11 @@ export interface ReceivedDelivery {
 
 /**
  * What the receiver does with a request: answer this status, hang (never answer), redirect,
- * or answer 500 with a body of 64 MiB written only as fast as the sender reads it.
+ * answer 500 with a body of 64 MiB written only as fast as the sender reads it, or answer
+ * a status after a pause.
  */
-export type Behaviour = number | 'hang' | { redirectTo: string } | 'flood';
+export type Behaviour =
+  number | 'hang' | { redirectTo: string } | 'flood' | { status: number; afterMs: number };
 
 /** The flood's size. */
 export const FLOOD_BYTES = 64 * 1024 * 1024;
@@ -94,7 +96,15 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
         body,
         headers: request.headers,
         answered:
-          now === 'hang' ? null : now === 'flood' ? 500 : typeof now === 'number' ? now : 307,
+          now === 'hang'
+            ? null
+            : now === 'flood'
+              ? 500
+              : typeof now === 'number'
+                ? now
+                : 'status' in now
+                  ? now.status
+                  : 307,
         verified,
       });
       if (now === 'flood') {
@@ -104,6 +114,8 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
         response.on('close', () => hanging.delete(response));
       } else if (typeof now === 'number') {
         response.writeHead(now).end(now >= 300 ? `answered ${now}` : 'ok');
+      } else if ('status' in now) {
+        setTimeout(() => response.writeHead(now.status).end('ok'), now.afterMs);
       } else {
         response.writeHead(307, { location: now.redirectTo }).end();
       }
