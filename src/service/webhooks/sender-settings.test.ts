@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settingsFromEnv } from '../settings';
 import { DEFAULT_RETRY_SCHEDULE } from './retry-schedule';
 import { webhookSenderSettingsFrom } from './sender-settings';
 
@@ -24,5 +25,14 @@ describe('the sender’s settings', () => {
       expect(() => webhookSenderSettingsFrom({ WEBHOOKS_TIMEOUT_MS: wrong }), wrong).toThrow(
         /WEBHOOKS_TIMEOUT_MS/,
       );
+  });
+});
+
+describe('the service’s settings', () => {
+  it('carry the sender’s, and refuse to start on a wrong one', () => {
+    expect(settingsFromEnv({ WEBHOOKS_TIMEOUT_MS: '2500' }).webhookSender.timeoutMs).toBe(2500);
+    expect(() => settingsFromEnv({ WEBHOOKS_RETRY_SCHEDULE_MS: 'soon' })).toThrow(
+      /WEBHOOKS_RETRY_SCHEDULE_MS/,
+    );
   });
 });
