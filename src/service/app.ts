@@ -51,6 +51,8 @@ import type { Store } from './store/store';
 import { registerWebhookRoutes } from './routes/webhook-routes';
 import type { UrlPolicy } from './webhooks/url-policy';
 import { Webhooks } from './webhooks/webhooks';
+import { registerWebhookSender } from './webhooks/register-sender';
+import type { WebhookSendingOptions } from './webhooks/sender-wiring';
 
 export interface AppOptions {
   readonly store: Store;
@@ -79,6 +81,11 @@ export interface AppOptions {
   readonly sharedEditPool?: EditPool;
   /** Which webhook URLs may be registered (`WEBHOOKS_ALLOW_PRIVATE`); public https: only when absent. */
   readonly webhookUrlPolicy?: UrlPolicy;
+  /**
+   * The webhook sender: its timeout, retry schedule and resolver (their defaults when absent);
+   * `false`: no sender (tests that claim the outbox by hand, apps sharing a database).
+   */
+  readonly webhookSender?: Omit<WebhookSendingOptions, 'policy'> | false;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -156,6 +163,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.webhookUrlPolicy ?? { allowPrivate: false },
   );
   registerWebhookRoutes(app, { ...deps, webhooks });
+  if (options.webhookSender !== false) {
+    registerWebhookSender(app, options.store, clock, {
+      ...options.webhookSender,
+      policy: options.webhookUrlPolicy ?? { allowPrivate: false },
+    });
+  }
   registerDeliveryRoutes(app, { reads: deliveryReads });
   registerStreamRoute(app, {
     reads: deliveryReads,

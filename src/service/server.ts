@@ -47,6 +47,7 @@ export async function startServer(
     serveSourceMaps: settings.serveSourceMaps,
     corsOrigins: settings.corsOrigins,
     webhookUrlPolicy: { allowPrivate: settings.webhooksAllowPrivate },
+    webhookSender: settings.webhookSender,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

@@ -9,6 +9,10 @@ import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool'
 import { DEFAULT_DELIVERY_RATE_LIMIT, type RateLimitSettings } from './plugins/rate-limit';
 import { DELIVERY_ACCESS_LOG_MODES, type DeliveryAccessLog } from './plugins/delivery-read-log';
 import { DEFAULT_STREAM_SETTINGS } from './delivery/stream-hub';
+import {
+  webhookSenderSettingsFrom,
+  type WebhookSenderEnvSettings,
+} from './webhooks/sender-settings';
 
 export interface ServiceSettings {
   readonly port: number;
@@ -32,6 +36,8 @@ export interface ServiceSettings {
   readonly deliveryMaxStreams: number;
   /** `WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may call http: URLs and private, loopback or link-local addresses (tests, development). */
   readonly webhooksAllowPrivate: boolean;
+  /** `WEBHOOKS_TIMEOUT_MS`, `WEBHOOKS_RETRY_SCHEDULE_MS` (tests, trials): the webhook sender's. */
+  readonly webhookSender: WebhookSenderEnvSettings;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -201,5 +207,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       DEFAULT_STREAM_SETTINGS.maxStreams,
     ),
     webhooksAllowPrivate: webhooksAllowPrivateFrom(env.WEBHOOKS_ALLOW_PRIVATE),
+    webhookSender: webhookSenderSettingsFrom(env),
   };
 }

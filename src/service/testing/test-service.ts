@@ -63,6 +63,8 @@ export interface TestServiceOptions {
   readonly deliveryReadLog?: AppOptions['deliveryReadLog'];
   /** Which webhook URLs may be registered (public https: only when absent). */
   readonly webhookUrlPolicy?: AppOptions['webhookUrlPolicy'];
+  /** The webhook sender's settings; no sender when absent (the outbox tests claim by hand). */
+  readonly webhookSender?: Exclude<AppOptions['webhookSender'], false>;
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -94,6 +96,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.deliveryReadLog ? { deliveryReadLog: options.deliveryReadLog } : {}),
     ...(options.webhookUrlPolicy ? { webhookUrlPolicy: options.webhookUrlPolicy } : {}),
+    webhookSender: options.webhookSender ?? false,
   });
   const account = await createAccount(store, {
     name: 'Test account',
