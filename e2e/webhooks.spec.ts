@@ -86,11 +86,15 @@ async function openDelivery(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Delivery');
 }
 
-/** Sends a test event and returns the id of the delivery the page says it queued. */
-async function sendTestEvent(section: Locator): Promise<string> {
+/**
+ * Sends a test event and returns the id of the delivery the page says it queued (not the
+ * `previous` one's, which the page showed until then).
+ */
+async function sendTestEvent(section: Locator, previous?: string): Promise<string> {
   await section.getByRole('button', { name: 'Send a test event' }).click();
   const queued = section.getByRole('status').filter({ hasText: 'Queued a test event' });
   await expect(queued).toBeVisible();
+  if (previous !== undefined) await expect(queued.locator('code')).not.toHaveText(previous);
   const id = await queued.locator('code').innerText();
   expect(id).toMatch(/^msg_/);
   return id;
@@ -172,7 +176,7 @@ test('add a webhook, a receiver verifies the test event, a failing receiver is r
 
     // The receiver fails: the delivery stays pending, with the failed attempt and the next one.
     receiver.status = 500;
-    const second = await sendTestEvent(section);
+    const second = await sendTestEvent(section, first);
     const failed = await receiver.delivery(second);
     new Webhook(secret).verify(failed.body, failed.headers);
     const secondRow = deliveries.getByRole('row').filter({ hasText: second });

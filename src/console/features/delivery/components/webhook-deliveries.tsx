@@ -41,11 +41,14 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
   // Relative times ("in 5 seconds") stay true while the list is shown.
   const now = useNow(1_000);
 
-  const onSendTest = () =>
+  const onSendTest = () => {
+    // The last one's news goes: what shows next is about this one.
+    setQueued(null);
     sendTest.mutate(undefined, {
       onSuccess: (delivery) => setQueued(delivery),
       onError: (error) => notify(`The test event was not sent. ${describeError(error)}`, 'error'),
     });
+  };
 
   const onRetry = (delivery: WebhookDelivery) =>
     retry.mutate(delivery.id, {
