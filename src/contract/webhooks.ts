@@ -33,12 +33,10 @@ const webhookFields = {
   created_at: timestampSchema(),
 };
 
-export const webhookSchema = z
-  .object(webhookFields)
-  .register(z.globalRegistry, {
-    id: 'Webhook',
-    description: 'A webhook endpoint, without its secret.',
-  });
+export const webhookSchema = z.object(webhookFields).register(z.globalRegistry, {
+  id: 'Webhook',
+  description: 'A webhook endpoint, without its secret.',
+});
 export type Webhook = z.infer<typeof webhookSchema>;
 
 export const webhookListSchema = z
