@@ -176,7 +176,31 @@ describe('judging a merge', () => {
         merges++;
         expect(byMeaning(theirsThenMine)).toEqual(byMeaning(mineThenTheirs));
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        examples: [
+          // Found by CI: an append where there is no list writes a key "-" in both edits.
+          [
+            {
+              data: {},
+              theirs: [
+                {
+                  set: [
+                    { path: '/apps/-', value: { id: 'new-b', name: 'new-b', platform: 'ios' } },
+                  ],
+                },
+              ],
+              mine: [
+                {
+                  set: [
+                    { path: '/apps/-', value: { id: 'new-a', name: 'new-a', platform: 'ios' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        ],
+      },
     );
     // Both outcomes were exercised, not one of them by accident.
     expect(merges).toBeGreaterThan(30);

@@ -172,9 +172,10 @@ function pointerKeys(item: Item, before: DataBefore, isSet: boolean): MeaningKey
   if (list === undefined || !LISTS.includes(list) || position === undefined) return [tokens];
   const whole: MeaningKey[] = [[list]];
   const newId = isSet && rest.length === 0 ? idOf(item.value) : undefined;
-  if (position === '-') return isSet && newId !== undefined ? [[list, newId]] : whole;
-  if (!isArrayIndexToken(position)) return whole;
   const items = listOf(before(), list);
+  // `-` appends only to a list: where there is none, a set writes a key named "-".
+  if (position === '-') return isSet && newId !== undefined && items ? [[list, newId]] : whole;
+  if (!isArrayIndexToken(position)) return whole;
   const index = Number(position);
   if (items === undefined) return whole;
   if (index === items.length && isSet && rest.length === 0) {
