@@ -1,8 +1,8 @@
 /**
  * Several processes on one SQLite file claiming webhook deliveries at once (two `serve`s on
  * one file each run a sender): no delivery is claimed by two of them, and each endpoint's
- * deliveries are still sent in order. Each process waits for the same instant, so that they
- * race rather than take turns.
+ * deliveries are still sent in order. Each process waits until all have started, so that
+ * they race rather than take turns.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,11 +26,15 @@ const AT = '2026-11-22T10:00:00.000Z';
 
 /** One sender: claims two at a time and marks them delivered until nothing is left. */
 const SENDER = `
-const [databaseModule, storeModule, dataDir, at, now] = process.argv.slice(1);
+const [databaseModule, storeModule, dataDir, processes, now] = process.argv.slice(1);
 const { openDatabase } = await import(databaseModule);
 const { SqliteStore } = await import(storeModule);
+const { readdirSync, writeFileSync } = await import('node:fs');
 const store = new SqliteStore(openDatabase(dataDir));
-while (Date.now() < Number(at)) {}
+// A barrier: no process claims before all have started, however slowly each one loads.
+writeFileSync(dataDir + '/ready-' + process.pid, '');
+const ready = () => readdirSync(dataDir).filter((name) => name.startsWith('ready-')).length;
+while (ready() < Number(processes)) await new Promise((r) => setTimeout(r, 1));
 const sent = [];
 for (let idle = 0; idle < 20; ) {
   const claimed = await store.claimDueDeliveries(now, 2, 60000);
@@ -39,6 +43,8 @@ for (let idle = 0; idle < 20; ) {
   for (const delivery of claimed) {
     // The monotonic clock is the machine's: comparable across processes.
     sent.push([delivery.id, delivery.webhook_id, String(process.hrtime.bigint())]);
+    // Sending takes a while, as it does over HTTP: the lock is free for the others meanwhile.
+    await new Promise((r) => setTimeout(r, 1));
     await store.recordDeliveryAttempt(delivery.id, {
       at: now, delivered: true, response_status: 200, error: null, next_attempt_at: null,
     });
@@ -100,7 +106,6 @@ describe('webhook claims on SQLite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'provisioning-webhook-claims-'));
     dataDir = dir;
     const queued = await fileWithDeliveries(dir);
-    const at = String(Date.now() + 2_500);
     const runs = Array.from({ length: PROCESSES }, () =>
       promisify(execFile)(process.execPath, [
         '--import',
@@ -111,7 +116,7 @@ describe('webhook claims on SQLite', () => {
         MODULES.database,
         MODULES.store,
         dir,
-        at,
+        String(PROCESSES),
         AT,
       ]),
     );
