@@ -12,18 +12,6 @@ import {
   createdApiKeySchema,
 } from './api-keys';
 import { authStatusSchema, type Permission } from './auth-status';
-import {
-  assignmentQuerySchema,
-  assignmentSchema,
-  clientKeyIdParamsSchema,
-  clientKeyListSchema,
-  clientKeySchema,
-  createClientKeyRequestSchema,
-  deliveryAppParamsSchema,
-  deliveryKeyParamsSchema,
-  deliveryViewSchema,
-  streamQuerySchema,
-} from './delivery';
 import { configEditRequestSchema, configEditResultSchema } from './config-edit';
 import {
   configIdParamsSchema,
@@ -39,16 +27,6 @@ import {
 } from './configs';
 import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
 import {
-  createdWebhookSchema,
-  createWebhookRequestSchema,
-  webhookDeliveryListSchema,
-  webhookDeliveryParamsSchema,
-  webhookDeliverySchema,
-  webhookIdParamsSchema,
-  webhookListSchema,
-} from './webhooks';
-import { problemSchema } from './problem';
-import {
   accountPolicySchema,
   newReviewSchema,
   reviewListSchema,
@@ -56,74 +34,19 @@ import {
   reviewResultSchema,
   type NewReview,
 } from './reviews';
+import { deliveryEndpoints } from './delivery-endpoints';
+import { endpoint, problems, type Endpoint } from './endpoint-kit';
+import { webhookEndpoints } from './webhook-endpoints';
 
-export const API_BASE_PATH = '/api/v1';
-/** A larger body gets 413 (docs/api.md, Limits). */
-export const MAX_BODY_BYTES = 1_048_576;
-/** An edit whose resulting YAML would be larger gets 409 (config_too_large). */
-export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type EndpointTag =
-  | 'auth'
-  | 'configs'
-  | 'reviews'
-  | 'account'
-  | 'api-keys'
-  | 'client-keys'
-  | 'delivery'
-  | 'webhooks'
-  | 'meta';
-
-/** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
-
-export interface Endpoint {
-  readonly method: HttpMethod;
-  /** OpenAPI style, relative to API_BASE_PATH: `/configs/{id}`. */
-  readonly path: `/${string}`;
-  readonly summary: string;
-  readonly description?: string;
-  readonly tag: EndpointTag;
-  /** A core endpoint: a console must cope with a server that offers only these (docs/api.md). */
-  readonly seed: boolean;
-  /**
-   * `public`: no key needed; `api_key`: a valid API key, holding `permission` when it is set;
-   * `client_key`: a client key in the path (`{client_key}`), and no API key is looked at.
-   */
-  readonly auth: 'public' | 'api_key' | 'client_key';
-  readonly permission: Permission | null;
-  readonly params?: z.ZodMiniObject;
-  readonly query?: z.ZodMiniObject;
-  /** Request headers, lower-case names. */
-  readonly headers?: z.ZodMiniObject;
-  readonly body?: z.ZodMiniType;
-  /** False: the body may be left out (nothing to say); a body that is sent must parse. */
-  readonly bodyRequired?: boolean;
-  /**
-   * Successful responses carry an ETag naming their content (a config: `etagOf`). A GET that
-   * also lists 304 answers it, without a body, to an `If-None-Match` naming that ETag.
-   */
-  readonly etag?: boolean;
-  /** What a 200 is when it is not JSON: a stream of Server-Sent Events. */
-  readonly stream?: 'text/event-stream';
-  /** By status; `null` for a response without a body (204). */
-  readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
-}
-
-function problems<const S extends ProblemStatus>(
-  ...statuses: S[]
-): Readonly<Record<S, typeof problemSchema>> {
-  return Object.fromEntries(statuses.map((status) => [status, problemSchema])) as Record<
-    S,
-    typeof problemSchema
-  >;
-}
-
-/** Keeps each endpoint's literal types (paths, statuses) for the helper types below. */
-function endpoint<const E extends Endpoint>(definition: E): E {
-  return definition;
-}
+export {
+  API_BASE_PATH,
+  MAX_BODY_BYTES,
+  MAX_CONFIG_YAML_BYTES,
+  type Endpoint,
+  type EndpointTag,
+  type HttpMethod,
+  type ProblemStatus,
+} from './endpoint-kit';
 
 export const contract = {
   getHealth: endpoint({
@@ -389,155 +312,8 @@ export const contract = {
     params: apiKeyIdParamsSchema,
     responses: { 200: apiKeySchema, ...problems(401, 403, 404, 429, 503) },
   }),
-  listClientKeys: endpoint({
-    method: 'GET',
-    path: '/client-keys',
-    summary: "The account's client keys, revoked ones included",
-    tag: 'client-keys',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    responses: { 200: clientKeyListSchema, ...problems(401, 403, 429, 503) },
-  }),
-  createClientKey: endpoint({
-    method: 'POST',
-    path: '/client-keys',
-    summary: 'Create a client key, for apps to read their live view',
-    description:
-      'A client key is not a secret: it is built into apps and grants only the delivery endpoints, for this account and, when apps is given, those apps.',
-    tag: 'client-keys',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    body: createClientKeyRequestSchema,
-    bodyRequired: true,
-    responses: { 201: clientKeySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
-  }),
-  revokeClientKey: endpoint({
-    method: 'DELETE',
-    path: '/client-keys/{id}',
-    summary: 'Revoke a client key: its delivery URLs answer 404 from the next request on',
-    description: 'Revoking a revoked key returns it unchanged.',
-    tag: 'client-keys',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    params: clientKeyIdParamsSchema,
-    responses: { 200: clientKeySchema, ...problems(401, 403, 404, 429, 503) },
-  }),
-  getDeliveryView: endpoint({
-    method: 'GET',
-    path: '/delivery/{client_key}/apps/{app_id}',
-    summary: "An app's live view: its settings and running A/B tests",
-    description:
-      "Built from the live config. Any origin may read it (CORS); 304 to an If-None-Match naming its ETag. 404 for an unknown or revoked client key, an unknown app, or an app outside the key's scope.",
-    tag: 'delivery',
-    seed: false,
-    auth: 'client_key',
-    permission: null,
-    params: deliveryAppParamsSchema,
-    headers: ifNoneMatchHeadersSchema,
-    etag: true,
-    responses: { 200: deliveryViewSchema, 304: null, ...problems(404, 429, 503) },
-  }),
-  getAssignment: endpoint({
-    method: 'GET',
-    path: '/delivery/{client_key}/apps/{app_id}/assignment',
-    summary: 'What one unit gets: its variants and settings',
-    description:
-      "FNV-1a 32-bit of test_id:unit_id, mod 10,000, against the variants' cumulative weights × 100: the same answer on every instance and in the client library.",
-    tag: 'delivery',
-    seed: false,
-    auth: 'client_key',
-    permission: null,
-    params: deliveryAppParamsSchema,
-    query: assignmentQuerySchema,
-    responses: { 200: assignmentSchema, ...problems(400, 404, 429, 503) },
-  }),
-  streamDeliveryView: endpoint({
-    method: 'GET',
-    path: '/delivery/{client_key}/stream',
-    summary: "Server-Sent Events: the app's view now, and again whenever it changes",
-    description:
-      'One `app` event on connect (unless Last-Event-ID names the current view), another after each publish, activate or A/B step that changes the view; its id is `<config id>:<revision>`. A comment every 20 s keeps it open. 503 with Retry-After when the instance holds its most streams.',
-    tag: 'delivery',
-    seed: false,
-    auth: 'client_key',
-    permission: null,
-    params: deliveryKeyParamsSchema,
-    query: streamQuerySchema,
-    stream: 'text/event-stream',
-    responses: { 200: deliveryViewSchema, ...problems(400, 404, 429, 503) },
-  }),
-  listWebhooks: endpoint({
-    method: 'GET',
-    path: '/webhooks',
-    summary: "The account's webhook endpoints, without their secrets",
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    responses: { 200: webhookListSchema, ...problems(401, 403, 429, 503) },
-  }),
-  createWebhook: endpoint({
-    method: 'POST',
-    path: '/webhooks',
-    summary: 'Add a webhook endpoint; its signing secret is in this response only',
-    description:
-      'Deliveries are signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 for a URL that is not https: (or http: to a private address where the service allows it).',
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    body: createWebhookRequestSchema,
-    bodyRequired: true,
-    responses: { 201: createdWebhookSchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
-  }),
-  deleteWebhook: endpoint({
-    method: 'DELETE',
-    path: '/webhooks/{id}',
-    summary: 'Remove a webhook endpoint; its pending deliveries are not sent',
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    params: webhookIdParamsSchema,
-    responses: { 204: null, ...problems(401, 403, 404, 429, 503) },
-  }),
-  listWebhookDeliveries: endpoint({
-    method: 'GET',
-    path: '/webhooks/{id}/deliveries',
-    summary: "An endpoint's last 100 deliveries, newest first",
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    params: webhookIdParamsSchema,
-    responses: { 200: webhookDeliveryListSchema, ...problems(401, 403, 404, 429, 503) },
-  }),
-  sendTestWebhook: endpoint({
-    method: 'POST',
-    path: '/webhooks/{id}/test',
-    summary: 'Queue a webhook.test event to the endpoint, signed like every delivery',
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    params: webhookIdParamsSchema,
-    responses: { 202: webhookDeliverySchema, ...problems(401, 403, 404, 429, 503) },
-  }),
-  retryWebhookDelivery: endpoint({
-    method: 'POST',
-    path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
-    summary: 'Send a failed delivery again, with its original webhook-id',
-    description: '409 for a delivery that is not failed.',
-    tag: 'webhooks',
-    seed: false,
-    auth: 'api_key',
-    permission: 'api_keys:manage',
-    params: webhookDeliveryParamsSchema,
-    responses: { 202: webhookDeliverySchema, ...problems(401, 403, 404, 409, 429, 503) },
-  }),
+  ...deliveryEndpoints,
+  ...webhookEndpoints,
 } as const satisfies Record<string, Endpoint>;
 
 export type Contract = typeof contract;

@@ -1,0 +1,98 @@
+/** The contract table's client-key and delivery endpoints (docs/delivery.md). */
+import { endpoint, problems } from './endpoint-kit';
+import { ifNoneMatchHeadersSchema } from './configs';
+import {
+  assignmentQuerySchema,
+  assignmentSchema,
+  clientKeyIdParamsSchema,
+  clientKeyListSchema,
+  clientKeySchema,
+  createClientKeyRequestSchema,
+  deliveryAppParamsSchema,
+  deliveryKeyParamsSchema,
+  deliveryViewSchema,
+  streamQuerySchema,
+} from './delivery';
+
+export const deliveryEndpoints = {
+  listClientKeys: endpoint({
+    method: 'GET',
+    path: '/client-keys',
+    summary: "The account's client keys, revoked ones included",
+    tag: 'client-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    responses: { 200: clientKeyListSchema, ...problems(401, 403, 429, 503) },
+  }),
+  createClientKey: endpoint({
+    method: 'POST',
+    path: '/client-keys',
+    summary: 'Create a client key, for apps to read their live view',
+    description:
+      'A client key is not a secret: it is built into apps and grants only the delivery endpoints, for this account and, when apps is given, those apps.',
+    tag: 'client-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    body: createClientKeyRequestSchema,
+    bodyRequired: true,
+    responses: { 201: clientKeySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
+  }),
+  revokeClientKey: endpoint({
+    method: 'DELETE',
+    path: '/client-keys/{id}',
+    summary: 'Revoke a client key: its delivery URLs answer 404 from the next request on',
+    description: 'Revoking a revoked key returns it unchanged.',
+    tag: 'client-keys',
+    seed: false,
+    auth: 'api_key',
+    permission: 'api_keys:manage',
+    params: clientKeyIdParamsSchema,
+    responses: { 200: clientKeySchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  getDeliveryView: endpoint({
+    method: 'GET',
+    path: '/delivery/{client_key}/apps/{app_id}',
+    summary: "An app's live view: its settings and running A/B tests",
+    description:
+      "Built from the live config. Any origin may read it (CORS); 304 to an If-None-Match naming its ETag. 404 for an unknown or revoked client key, an unknown app, or an app outside the key's scope.",
+    tag: 'delivery',
+    seed: false,
+    auth: 'client_key',
+    permission: null,
+    params: deliveryAppParamsSchema,
+    headers: ifNoneMatchHeadersSchema,
+    etag: true,
+    responses: { 200: deliveryViewSchema, 304: null, ...problems(404, 429, 503) },
+  }),
+  getAssignment: endpoint({
+    method: 'GET',
+    path: '/delivery/{client_key}/apps/{app_id}/assignment',
+    summary: 'What one unit gets: its variants and settings',
+    description:
+      "FNV-1a 32-bit of test_id:unit_id, mod 10,000, against the variants' cumulative weights × 100: the same answer on every instance and in the client library.",
+    tag: 'delivery',
+    seed: false,
+    auth: 'client_key',
+    permission: null,
+    params: deliveryAppParamsSchema,
+    query: assignmentQuerySchema,
+    responses: { 200: assignmentSchema, ...problems(400, 404, 429, 503) },
+  }),
+  streamDeliveryView: endpoint({
+    method: 'GET',
+    path: '/delivery/{client_key}/stream',
+    summary: "Server-Sent Events: the app's view now, and again whenever it changes",
+    description:
+      'One `app` event on connect (unless Last-Event-ID names the current view), another after each publish, activate or A/B step that changes the view; its id is `<config id>:<revision>`. A comment every 20 s keeps it open. 503 with Retry-After when the instance holds its most streams.',
+    tag: 'delivery',
+    seed: false,
+    auth: 'client_key',
+    permission: null,
+    params: deliveryKeyParamsSchema,
+    query: streamQuerySchema,
+    stream: 'text/event-stream',
+    responses: { 200: deliveryViewSchema, ...problems(400, 404, 429, 503) },
+  }),
+};

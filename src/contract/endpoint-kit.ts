@@ -1,0 +1,75 @@
+/**
+ * What an endpoint of the contract table is (src/contract/endpoints.ts), and the helpers the
+ * table's parts are written with.
+ */
+import type { z } from './zod';
+import type { Permission } from './auth-status';
+import { problemSchema } from './problem';
+
+export const API_BASE_PATH = '/api/v1';
+/** A larger body gets 413 (docs/api.md, Limits). */
+export const MAX_BODY_BYTES = 1_048_576;
+/** An edit whose resulting YAML would be larger gets 409 (config_too_large). */
+export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type EndpointTag =
+  | 'auth'
+  | 'configs'
+  | 'reviews'
+  | 'account'
+  | 'api-keys'
+  | 'client-keys'
+  | 'delivery'
+  | 'webhooks'
+  | 'meta';
+
+/** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
+
+export interface Endpoint {
+  readonly method: HttpMethod;
+  /** OpenAPI style, relative to API_BASE_PATH: `/configs/{id}`. */
+  readonly path: `/${string}`;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: EndpointTag;
+  /** A core endpoint: a console must cope with a server that offers only these (docs/api.md). */
+  readonly seed: boolean;
+  /**
+   * `public`: no key needed; `api_key`: a valid API key, holding `permission` when it is set;
+   * `client_key`: a client key in the path (`{client_key}`), and no API key is looked at.
+   */
+  readonly auth: 'public' | 'api_key' | 'client_key';
+  readonly permission: Permission | null;
+  readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniObject;
+  /** Request headers, lower-case names. */
+  readonly headers?: z.ZodMiniObject;
+  readonly body?: z.ZodMiniType;
+  /** False: the body may be left out (nothing to say); a body that is sent must parse. */
+  readonly bodyRequired?: boolean;
+  /**
+   * Successful responses carry an ETag naming their content (a config: `etagOf`). A GET that
+   * also lists 304 answers it, without a body, to an `If-None-Match` naming that ETag.
+   */
+  readonly etag?: boolean;
+  /** What a 200 is when it is not JSON: a stream of Server-Sent Events. */
+  readonly stream?: 'text/event-stream';
+  /** By status; `null` for a response without a body (204). */
+  readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
+}
+
+export function problems<const S extends ProblemStatus>(
+  ...statuses: S[]
+): Readonly<Record<S, typeof problemSchema>> {
+  return Object.fromEntries(statuses.map((status) => [status, problemSchema])) as Record<
+    S,
+    typeof problemSchema
+  >;
+}
+
+/** Keeps each endpoint's literal types (paths, statuses) for the helper types below. */
+export function endpoint<const E extends Endpoint>(definition: E): E {
+  return definition;
+}
