@@ -4,11 +4,15 @@
  * the delivery reads of its account and, when scoped, of its apps.
  */
 import { randomBytes } from 'node:crypto';
+
 import { CLIENT_KEY_PREFIX, type ClientKey } from '../../contract/delivery';
+
 import { audit } from '../domain/accounts';
+
 import { newId } from '../ids';
+
 import type { Store } from '../store/store';
-import type { ClientKeyRecord } from './delivery-reads';
+import type { ClientKeyRecord } from '../store/records';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_LENGTH = 24;

@@ -4,18 +4,7 @@
  * plain GETs read through one cache, which store changes keep fresh (`LiveChanges`).
  */
 import type { DeliveryView } from '../../contract/delivery';
-
-export interface ClientKeyRecord {
-  readonly id: string;
-  readonly account_id: string;
-  readonly name: string;
-  /** `ck_…`: not a secret, so it is stored as is and looked up by value. */
-  readonly key: string;
-  /** The apps it reads; null: every app of the account. */
-  readonly apps: readonly string[] | null;
-  readonly created_at: string;
-  readonly revoked_at: string | null;
-}
+import type { ClientKeyRecord } from '../store/records';
 
 /** A view and the strong ETag naming it. */
 export interface AppViewRead {

@@ -5,15 +5,24 @@
  * the bound on streams, and the close.
  */
 import { createServer, type Server } from 'node:http';
+
 import type { AddressInfo } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { DeliveryView } from '../../contract/delivery';
+
 import { openConnection } from '../testing/raw-http';
+
 import { openSse, type SseStream } from '../testing/sse-client';
-import type { AppViewRead, ClientKeyRecord, DeliveryReads } from './delivery-reads';
+
+import type { AppViewRead, DeliveryReads } from './delivery-reads';
 import { LiveChangeListeners } from './live-changes';
+
 import { eventIdOf } from './sse';
+
 import { DEFAULT_STREAM_SETTINGS, StreamHub, type StreamSettings } from './stream-hub';
+import type { ClientKeyRecord } from '../store/records';
 
 const ACCOUNT = 'acc_1';
 

@@ -7,8 +7,10 @@
  * dropped, and the instance holds at most `maxStreams`.
  */
 import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
-import type { AppViewRead, ClientKeyRecord, DeliveryReads, LiveChanges } from './delivery-reads';
+
+import type { AppViewRead, DeliveryReads, LiveChanges } from './delivery-reads';
 import { appEvent, eventIdOf, HEARTBEAT } from './sse';
+import type { ClientKeyRecord } from '../store/records';
 
 export interface StreamSettings {
   /** Open streams this instance holds at most (`DELIVERY_MAX_STREAMS`). */

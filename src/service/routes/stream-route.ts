@@ -5,13 +5,18 @@
  * response.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ClientKeyRecord } from '../delivery/delivery-reads';
+
 import type { DeliveryViewReads } from '../delivery/store-delivery-reads';
 import { EVENT_STREAM_CONTENT_TYPE } from '../delivery/sse';
+
 import type { StreamHub } from '../delivery/stream-hub';
+
 import { HttpProblem } from '../http-problem';
+
 import { deliveryNotFound } from './delivery-routes';
+
 import { registerEndpoint } from './register-endpoint';
+import type { ClientKeyRecord } from '../store/records';
 
 /** Seconds a client is told to wait when the instance holds its most streams. */
 export const STREAMS_FULL_RETRY_AFTER_S = 5;

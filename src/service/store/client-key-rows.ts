@@ -4,8 +4,9 @@
  * still finds its key).
  */
 import type { LiveConfigStamp } from '../../configs/delivery-view';
-import type { ClientKeyRecord } from '../delivery/delivery-reads';
+
 import type { Row } from './rows';
+import type { ClientKeyRecord } from './records';
 
 /** The key's columns and the live config's (l_), for `WHERE k.key = ?` (or `$1`). */
 export const DELIVERY_KEY_QUERY = `SELECT k.id, k.account_id, k.name, k.key, k.apps, k.created_at, k.revoked_at,

@@ -11,16 +11,21 @@
  * request must see it, so every request asks the database (one indexed query).
  */
 import type { ConfigKind } from '../../contract/config-edit';
+
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+
 import {
   liveChangeNotice,
   listenerClientFor,
   PostgresLiveChanges,
 } from '../delivery/live-changes-postgres';
+
 import { asDatabaseUnavailable, DatabaseHealth, type DatabaseState } from './database-unavailable';
+
 import { inTransaction, type PostgresPool } from './postgres-database';
+
 import type { LiveConfigStamp } from '../../configs/delivery-view';
-import type { ClientKeyRecord } from '../delivery/delivery-reads';
+
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
@@ -31,16 +36,22 @@ import {
   toLiveStamp,
   type DeliveryKeyLookup,
 } from './client-key-rows';
+
 import type {
   AccountRecord,
   ApiKeyRecord,
   AuditRecord,
+  ClientKeyRecord,
   ConfigRecordRow,
+  EventData,
   HistoryRecord,
   Principal,
   ReviewRecord,
   UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
 } from './records';
+
 import {
   CONFIG_COLUMNS,
   PRINCIPAL_COLUMNS,
@@ -53,6 +64,7 @@ import {
   toReview,
   type Row,
 } from './rows';
+
 import {
   checkDeclaredRead,
   type ConfigReads,
@@ -61,16 +73,14 @@ import {
   type RetryOutcome,
   type Store,
 } from './store';
+
 import type { WebhookEvent } from '../../contract/webhooks';
+
 import type { AttemptResult, DueDelivery } from '../webhooks/outbox';
+
 import { DeliveriesQueued, type DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
-import {
-  deliveriesOf,
-  ENDPOINT_DELETED_ERROR,
-  type EventData,
-  type WebhookDeliveryRecord,
-  type WebhookRecord,
-} from '../webhooks/webhook-records';
+
+import { deliveriesOf, ENDPOINT_DELETED_ERROR } from '../webhooks/webhook-records';
 import {
   DELIVERY_COLUMNS,
   deliveryValues,

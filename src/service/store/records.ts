@@ -5,6 +5,7 @@ import type { HistoryAction } from '../../contract/configs';
 import type { Operation, TextChange } from '../../contract/operations';
 import type { ReviewVerdict } from '../../contract/reviews';
 import type { ValidationIssue } from '../../contract/validation';
+import type { WebhookDelivery, WebhookEvent } from '../../contract/webhooks';
 
 export interface AccountRecord {
   readonly id: string;
@@ -123,3 +124,47 @@ export interface AuditRecord {
   readonly target_id: string | null;
   readonly detail: Readonly<Record<string, unknown>>;
 }
+
+export interface ClientKeyRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly name: string;
+  /** `ck_…`: not a secret, so it is stored as is and looked up by value. */
+  readonly key: string;
+  /** The apps it reads; null: every app of the account. */
+  readonly apps: readonly string[] | null;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+export interface WebhookRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+  readonly description: string;
+  /** `whsec_…`: kept because every delivery is signed with it; never listed. */
+  readonly secret: string;
+  readonly created_at: string;
+  readonly deleted_at: string | null;
+}
+
+export type DeliveryStatus = WebhookDelivery['status'];
+
+export interface WebhookDeliveryRecord {
+  readonly id: string;
+  readonly webhook_id: string;
+  readonly account_id: string;
+  readonly event: string;
+  readonly payload: string;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly created_at: string;
+  readonly next_attempt_at: string | null;
+  readonly last_attempt_at: string | null;
+  readonly response_status: number | null;
+  readonly error: string | null;
+}
+
+/** The event data of a unit of work, built only when some endpoint subscribes to it. */
+export type EventData = () => Readonly<Record<string, unknown>>;

@@ -3,10 +3,13 @@
  * (`BEGIN IMMEDIATE`, so two processes never deadlock upgrading a read lock).
  */
 import type { ConfigKind } from '../../contract/config-edit';
+
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../contract/reviews';
+
 import type { LiveConfigStamp } from '../../configs/delivery-view';
-import type { ClientKeyRecord } from '../delivery/delivery-reads';
+
 import { SqliteLiveChanges } from '../delivery/live-changes-sqlite';
+
 import {
   appsColumn,
   CLIENT_KEY_COLUMNS,
@@ -17,21 +20,30 @@ import {
   toLiveStamp,
   type DeliveryKeyLookup,
 } from './client-key-rows';
+
 import type { SqliteDatabase } from './database';
+
 import { RecentReading } from './recent-reading';
+
 import { VersionedMemo } from './versioned-memo';
+
 import type { DatabaseState } from './database-unavailable';
+
 import type {
   AccountRecord,
   ApiKeyRecord,
   AuditRecord,
+  ClientKeyRecord,
   ConfigRecordRow,
   HistoryRecord,
   NewConfig,
   Principal,
   ReviewRecord,
   UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
 } from './records';
+
 import {
   CONFIG_COLUMNS,
   PRINCIPAL_COLUMNS,
@@ -44,6 +56,7 @@ import {
   toReview,
   type Row,
 } from './rows';
+
 import {
   checkDeclaredRead,
   type ConfigReads,
@@ -52,14 +65,12 @@ import {
   type RetryOutcome,
   type Store,
 } from './store';
+
 import type { AttemptResult, DueDelivery } from '../webhooks/outbox';
+
 import { DeliveriesQueued, type DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
-import {
-  deliveriesOf,
-  ENDPOINT_DELETED_ERROR,
-  type WebhookDeliveryRecord,
-  type WebhookRecord,
-} from '../webhooks/webhook-records';
+
+import { deliveriesOf, ENDPOINT_DELETED_ERROR } from '../webhooks/webhook-records';
 import {
   DELIVERY_COLUMNS,
   deliveryValues,

@@ -12,26 +12,37 @@
  * declared is a programming error in both stores, so a test on either catches it.
  */
 import type { ConfigKind } from '../../contract/config-edit';
+
 import type { AccountPolicy } from '../../contract/reviews';
+
 import type { LiveConfigStamp } from '../../configs/delivery-view';
-import type { ClientKeyRecord, LiveChanges } from '../delivery/delivery-reads';
+
+import type { LiveChanges } from '../delivery/delivery-reads';
 import type { DeliveryKeyLookup } from './client-key-rows';
+
 import type { DatabaseState } from './database-unavailable';
+
 import type { WebhookEvent } from '../../contract/webhooks';
+
 import type { DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
+
 import type { WebhookOutbox } from '../webhooks/outbox';
-import type { EventData, WebhookDeliveryRecord, WebhookRecord } from '../webhooks/webhook-records';
+
 import type {
   AccountRecord,
   ApiKeyRecord,
   AuditRecord,
+  ClientKeyRecord,
   ConfigRecordRow,
   ConfigReview,
+  EventData,
   HistoryRecord,
   NewConfig,
   Principal,
   ReviewRecord,
   UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
 } from './records';
 
 /** The config rows a unit of work may read with `get`: these ids, and the live config. */

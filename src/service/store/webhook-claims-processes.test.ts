@@ -5,15 +5,25 @@
  * they race rather than take turns.
  */
 import { execFile } from 'node:child_process';
+
 import { mkdtempSync, rmSync } from 'node:fs';
+
 import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
+
 import { fileURLToPath } from 'node:url';
+
 import { promisify } from 'node:util';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { openDatabase } from './database';
+
 import { SqliteStore } from './sqlite-store';
-import { testDelivery, type WebhookRecord } from '../webhooks/webhook-records';
+
+import { testDelivery } from '../webhooks/webhook-records';
+import type { WebhookRecord } from './records';
 
 const MODULES = {
   database: fileURLToPath(new URL('./database.ts', import.meta.url)),

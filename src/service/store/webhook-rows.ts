@@ -1,12 +1,10 @@
 /** Webhook and delivery rows as both stores read and write them. */
 import type { WebhookEvent } from '../../contract/webhooks';
+
 import type { DueDelivery } from '../webhooks/outbox';
-import type {
-  DeliveryStatus,
-  WebhookDeliveryRecord,
-  WebhookRecord,
-} from '../webhooks/webhook-records';
+
 import type { Row } from './rows';
+import type { DeliveryStatus, WebhookDeliveryRecord, WebhookRecord } from './records';
 
 export const WEBHOOK_COLUMNS =
   'id, account_id, url, events, description, secret, created_at, deleted_at';

@@ -11,41 +11,10 @@ import {
   type WebhookPayload,
 } from '../../contract/webhooks';
 import { newId } from '../ids';
-
-export interface WebhookRecord {
-  readonly id: string;
-  readonly account_id: string;
-  readonly url: string;
-  readonly events: readonly WebhookEvent[];
-  readonly description: string;
-  /** `whsec_…`: kept because every delivery is signed with it; never listed. */
-  readonly secret: string;
-  readonly created_at: string;
-  readonly deleted_at: string | null;
-}
-
-export type DeliveryStatus = WebhookDelivery['status'];
-
-export interface WebhookDeliveryRecord {
-  readonly id: string;
-  readonly webhook_id: string;
-  readonly account_id: string;
-  readonly event: string;
-  readonly payload: string;
-  readonly status: DeliveryStatus;
-  readonly attempts: number;
-  readonly created_at: string;
-  readonly next_attempt_at: string | null;
-  readonly last_attempt_at: string | null;
-  readonly response_status: number | null;
-  readonly error: string | null;
-}
+import type { EventData, WebhookDeliveryRecord, WebhookRecord } from '../store/records';
 
 /** Why a pending delivery of a deleted endpoint is failed, not sent. */
 export const ENDPOINT_DELETED_ERROR = 'endpoint deleted';
-
-/** The event data of a unit of work, built only when some endpoint subscribes to it. */
-export type EventData = () => Readonly<Record<string, unknown>>;
 
 /** A new pending delivery of `type` to `webhook`, due at once. */
 export function newDelivery(

@@ -4,6 +4,7 @@
  * sent); a test event and a retry queued as deliveries for the sender.
  */
 import { randomBytes } from 'node:crypto';
+
 import {
   WEBHOOK_DELIVERIES_LISTED,
   WEBHOOK_SECRET_PREFIX,
@@ -11,15 +12,24 @@ import {
   type CreateWebhookRequest,
   type WebhookDelivery,
 } from '../../contract/webhooks';
+
 import { audit } from '../domain/accounts';
+
 import type { Clock } from '../domain/clock';
+
 import { notFound } from '../domain/refusals';
+
 import { HttpProblem } from '../http-problem';
+
 import { newId } from '../ids';
-import type { Principal } from '../store/records';
+
+import type { Principal, WebhookRecord } from '../store/records';
+
 import type { Store } from '../store/store';
+
 import { refuseWebhookUrl, type UrlPolicy } from './url-policy';
-import { publicDelivery, publicWebhook, testDelivery, type WebhookRecord } from './webhook-records';
+
+import { publicDelivery, publicWebhook, testDelivery } from './webhook-records';
 
 /** Bytes of randomness in a signing secret (Standard Webhooks asks for 24 to 64). */
 const SECRET_BYTES = 24;
