@@ -17,15 +17,18 @@ export function issueIdentity(
   return { pointer, key: `${code}\u0000${pointer}` };
 }
 
+/** What a rule found: a code, at a path, over a range of the text (if it has one). */
+export type AddIssue = (
+  code: string,
+  severity: Severity,
+  message: string,
+  path: readonly PathSegment[] | string,
+  range: IssueRange | undefined,
+) => void;
+
 /** Where rules put what they find. */
 export interface IssueSink {
-  add(
-    code: string,
-    severity: Severity,
-    message: string,
-    path: readonly PathSegment[] | string,
-    range: IssueRange | undefined,
-  ): void;
+  readonly add: AddIssue;
 }
 
 export class IssueCollector implements IssueSink {
@@ -33,13 +36,7 @@ export class IssueCollector implements IssueSink {
 
   constructor(private readonly parsed: ParsedConfig) {}
 
-  add(
-    code: string,
-    severity: Severity,
-    message: string,
-    path: readonly PathSegment[] | string,
-    range: IssueRange | undefined,
-  ): void {
+  readonly add: AddIssue = (code, severity, message, path, range) => {
     const { pointer, key } = issueIdentity(code, path);
     if (this.byKey.has(key)) return;
     const [start, end] = range ?? [0, 0];
@@ -50,7 +47,7 @@ export class IssueCollector implements IssueSink {
       path: pointer,
       ...positionAt(this.parsed.text, this.parsed.lineCounter, start, end),
     });
-  }
+  };
 
   addIssue(issue: ValidationIssue): void {
     const { key } = issueIdentity(issue.code, issue.path);

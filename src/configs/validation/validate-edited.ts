@@ -4,10 +4,15 @@
  */
 import { isMap } from 'yaml';
 import type { Severity, ValidationReport, ValidationSource } from '../../contract/validation';
-import type { PathSegment } from '../json-pointer';
 import type { ParsedConfig } from '../parse';
 import { mayHoldAnchors, sourceRange } from '../yaml-tree';
-import { IssueCollector, issueIdentity, type IssueRange, type IssueSink } from './issue-collector';
+import {
+  IssueCollector,
+  issueIdentity,
+  type AddIssue,
+  type IssueRange,
+  type IssueSink,
+} from './issue-collector';
 import { checkSchemaRules } from './schema-rules';
 import { checkSemanticRules, summarizeApp, type AppSummary } from './semantic-rules';
 import { reportOf, validateParsedConfig } from './validate';
@@ -101,17 +106,11 @@ class ItemRecorder implements IssueSink {
 
   constructor(private readonly start: number) {}
 
-  add(
-    code: string,
-    severity: Severity,
-    message: string,
-    path: readonly PathSegment[] | string,
-    range: IssueRange | undefined,
-  ): void {
+  readonly add: AddIssue = (code, severity, message, path, range) => {
     const { pointer, key } = issueIdentity(code, path);
     if (this.keys.has(key)) return;
     this.keys.add(key);
     const relative = range && ([range[0] - this.start, range[1] - this.start] as const);
     this.issues.push({ code, severity, message, path: pointer, range: relative });
-  }
+  };
 }
