@@ -1,8 +1,8 @@
 /**
  * A config's YAML as plain data, re-reading only what changed since the last texts.
  *
- * The `yaml` parser takes about 2 s on a 10,000-app config, and a save needs the edited text
- * as data (docs/benchmarks.md: editor text to operations). Configs are, in practice, a mapping of
+ * Parsing a 10,000-app config whole takes seconds (docs/benchmarks.md: editor text to
+ * operations), and a save needs the edited text as data. Configs are, in practice, a mapping of
  * a few top-level keys whose big values are block sequences (`apps`, `ab_tests`), one item
  * per app or test. This reader splits the text at those items by indentation, parses each
  * item on its own and caches its data by its text, so that a save after a small edit parses
