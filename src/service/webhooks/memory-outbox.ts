@@ -2,10 +2,14 @@
  * An in-memory WebhookOutbox for the sender's scheduling tests only (the service's tests use
  * the real stores): deliveries claimed one per endpoint, earliest first, under a lease.
  */
-import type { AttemptResult, DueDelivery, WebhookOutbox } from './outbox';
+import type {
+  AttemptResult,
+  DueOutboxMessage,
+  WebhookOutbox,
+} from '../store/outbox/webhook-outbox';
 
 export interface MemoryDelivery {
-  readonly delivery: DueDelivery;
+  readonly delivery: DueOutboxMessage;
   state: 'pending' | 'delivered' | 'failed';
   nextAttemptAt: number;
   leasedUntil: number;
@@ -20,10 +24,10 @@ export class MemoryOutbox implements WebhookOutbox {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(webhookId: string, options: { dueInMs?: number; secret?: string } = {}): DueDelivery {
+  add(webhookId: string, options: { dueInMs?: number; secret?: string } = {}): DueOutboxMessage {
     this.sequence += 1;
     const created = this.now();
-    const delivery: DueDelivery = {
+    const delivery: DueOutboxMessage = {
       id: `msg_${this.sequence}`,
       webhook_id: webhookId,
       account_id: 'acc_1',
@@ -50,14 +54,14 @@ export class MemoryOutbox implements WebhookOutbox {
     return found;
   }
 
-  claimDueDeliveries(now: string, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  claimDueOutbox(now: string, limit: number, leaseMs: number): Promise<DueOutboxMessage[]> {
     if (this.failures.claim > 0) {
       this.failures.claim -= 1;
       return Promise.reject(new Error('database unavailable'));
     }
     const at = Date.parse(now);
     const seen = new Set<string>();
-    const claimed: DueDelivery[] = [];
+    const claimed: DueOutboxMessage[] = [];
     for (const each of this.deliveries) {
       if (each.state !== 'pending' || seen.has(each.delivery.webhook_id)) continue;
       // The endpoint's earliest pending delivery, whether or not it can be claimed now.
@@ -69,7 +73,7 @@ export class MemoryOutbox implements WebhookOutbox {
     return Promise.resolve(claimed);
   }
 
-  recordDeliveryAttempt(id: string, result: AttemptResult): Promise<void> {
+  recordOutboxAttempt(id: string, result: AttemptResult): Promise<void> {
     if (this.failures.record > 0) {
       this.failures.record -= 1;
       return Promise.reject(new Error('database unavailable'));
@@ -83,7 +87,7 @@ export class MemoryOutbox implements WebhookOutbox {
     return Promise.resolve();
   }
 
-  nextDeliveryDue(): Promise<string | undefined> {
+  nextOutboxDue(): Promise<string | undefined> {
     if (this.failures.nextDue > 0) {
       this.failures.nextDue -= 1;
       return Promise.reject(new Error('database unavailable'));

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../domain/clock';
-import type { WebhookOutbox } from './outbox';
+import type { WebhookOutbox } from '../store/outbox/webhook-outbox';
 import type { WebhookSender } from './sender';
 import { createWebhookSender, type WebhookSendingOptions } from './sender-wiring';
 
@@ -18,7 +18,7 @@ export function registerWebhookSender(
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', async () => {
     // Without the word (a store that cannot give it), the poll alone finds new deliveries.
-    unsubscribe = outbox.onDeliveriesQueued?.(() => sender.wake());
+    unsubscribe = outbox.onOutboxQueued?.(() => sender.wake());
     sender.start();
   });
   let closing: Promise<void> | undefined;
