@@ -1,6 +1,6 @@
 /**
  * The sender in the app's life: started when the app is ready, woken when this process
- * queues deliveries, closed (without hanging) when the app closes, before the store is.
+ * queues outbox messages, closed (without hanging) when the app closes, before the store is.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../domain/clock';
@@ -17,7 +17,7 @@ export function registerWebhookSender(
   const sender = createWebhookSender(outbox, clock, app.log, options);
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    // Without the word (a store that cannot give it), the poll alone finds new deliveries.
+    // Without the word (a store that cannot give it), the poll alone finds new messages.
     unsubscribe = outbox.onOutboxQueued?.(() => sender.wake());
     sender.start();
   });

@@ -1,8 +1,8 @@
 /**
- * The webhook sender: one loop per instance that claims due deliveries from the outbox,
+ * The webhook sender: one loop per instance that claims due messages from the outbox,
  * sends each (concurrently across endpoints; the claim gives at most one per endpoint, so
  * an endpoint gets its events one at a time and in order), and records every attempt.
- * A delivery is sent at least once: a crash before its attempt is recorded leaves its lease
+ * A message is sent at least once: a crash before its attempt is recorded leaves its lease
  * to expire, and the next claim sends it again with the same `webhook-id`.
  */
 import type { Clock } from '../domain/clock';

@@ -28,7 +28,7 @@ export interface AttemptResult {
   /** The answer's status; null when there was none (refused, timed out, blocked). */
   readonly response_status: number | null;
   readonly error: string | null;
-  /** When to try again; null when delivered or given up (the delivery is then failed). */
+  /** When to try again; null when delivered or given up (the message is then failed). */
   readonly next_attempt_at: string | null;
 }
 
