@@ -11,7 +11,6 @@ import * as clientKeys from './client-keys/client-keys';
 import * as configs from './configs/configs';
 import { unitOfWork } from './configs/unit-of-work';
 import type { DatabaseState } from './health/database-health';
-import { hasAccounts } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
 import * as outbox from './outbox/outbox';
 import { OutboxQueued, type OutboxQueuedListener } from './outbox/outbox-queued';
@@ -38,7 +37,7 @@ export abstract class SqlStore implements Store {
   abstract close(): Promise<void>;
 
   hasAccounts() {
-    return this.db.read(hasAccounts());
+    return this.db.read(accounts.hasAccounts());
   }
   createAccount(input: NewAccount) {
     return this.db.write(accounts.createAccount(input));

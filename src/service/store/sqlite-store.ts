@@ -7,7 +7,8 @@
 import { PRINCIPAL_BY_HASH, toPrincipal } from './api-keys/api-keys';
 import { DELIVERY_KEY, toDeliveryKeyLookup } from './client-keys/client-keys';
 import type { SqliteDatabase } from './database';
-import { hasAccounts, type DatabaseState } from './health/database-health';
+import { hasAccounts } from './accounts/accounts';
+import type { DatabaseState } from './health/database-health';
 import { SqliteLiveChanges } from './live-changes/live-changes-sqlite';
 import type { DeliveryKeyLookup, Principal } from './records';
 import { RecentReading } from './sql/recent-reading';

@@ -96,8 +96,6 @@ export interface NewAccount {
   readonly audit: AuditRecord;
 }
 
-export type { RetryOutcome };
-
 export interface Store extends WebhookOutbox {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;

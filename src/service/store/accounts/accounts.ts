@@ -9,9 +9,15 @@ const ACCOUNT_COLUMNS = ['id', 'name', 'account_type', 'idp_organization_id', 'c
 const USER_COLUMNS = ['id', 'account_id', 'email', 'role', 'idp_user_id', 'created_at'];
 
 const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
+const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
 const INSERT_USER = insertInto('users', USER_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
+
+/** Whether any account exists: also SQLite's health probe, a read of its file. */
+export function* hasAccounts(): Op<boolean> {
+  return (yield* get(ANY_ACCOUNT)) !== undefined;
+}
 
 export function* createAccount(input: NewAccount): Op<void> {
   yield* run(INSERT_ACCOUNT, ...valuesOf(input.account, ACCOUNT_COLUMNS));

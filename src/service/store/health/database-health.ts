@@ -1,10 +1,8 @@
 /**
  * Health, for `GET /health`: whether the database answers, bounded in time and cheap to ask
- * often. SQLite reads its file (WAL: no writer holds it up); PostgreSQL goes by the outcome of
- * the store's latest query, and probes only when there has been none lately.
+ * often. SQLite reads its file (WAL: no writer holds it up); PostgreSQL goes by the outcome
+ * of the store's latest query (DatabaseHealth), and probes only when there was none lately.
  */
-import { get, sql, type Op } from '../sql/sql';
-
 export type DatabaseState = 'ok' | 'unavailable';
 
 /** How long the outcome of the latest query stands for the database's state. */
@@ -60,11 +58,4 @@ export class DatabaseHealth {
     else this.failed();
     return state;
   }
-}
-
-const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
-
-/** Whether any account exists: also SQLite's probe of its file. */
-export function* hasAccounts(): Op<boolean> {
-  return (yield* get(ANY_ACCOUNT)) !== undefined;
 }
