@@ -10,7 +10,7 @@ import type { WebhookEvent } from '../../contract/webhooks';
 import { CREATE_APP, editOk, ok } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import type { Store } from '../store/store';
-import type { AttemptResult, DueDelivery } from '../webhooks/outbox';
+import type { AttemptResult, DueOutboxMessage } from '../store/outbox/webhook-outbox';
 import { testDelivery } from '../webhooks/webhook-records';
 
 const T0 = '2026-11-22T10:00:00.000Z';
@@ -42,13 +42,13 @@ async function queue(webhookId: string, count: number, when = T0): Promise<strin
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const delivery = testDelivery(webhook, when);
-    await store.insertWebhookDelivery(delivery);
+    await store.insertOutboxMessage(delivery);
     ids.push(delivery.id);
   }
   return ids;
 }
 
-const ids = (claimed: readonly DueDelivery[]) => claimed.map((delivery) => delivery.id);
+const ids = (claimed: readonly DueOutboxMessage[]) => claimed.map((delivery) => delivery.id);
 
 function delivered(when: string): AttemptResult {
   return { at: when, delivered: true, response_status: 200, error: null, next_attempt_at: null };
@@ -72,13 +72,13 @@ async function statusOf(id: string) {
   return { ...row, attempts: Number(row?.attempts) };
 }
 
-describe('claimDueDeliveries', () => {
+describe('claimDueOutbox', () => {
   it("claims each endpoint's earliest pending delivery only, with what the sender needs", async () => {
     const a = await newEndpoint();
     const b = await newEndpoint(['ab_test.changed']);
     const [a1, a2, a3] = await queue(a, 3);
     const [b1, b2] = await queue(b, 2);
-    const claimed = await store.claimDueDeliveries(T0, 10, LEASE_MS);
+    const claimed = await store.claimDueOutbox(T0, 10, LEASE_MS);
     expect(ids(claimed)).toEqual([a1, b1]);
     const webhook = await store.getWebhook(service.account.account_id, a);
     expect(claimed[0]).toEqual({
@@ -97,20 +97,20 @@ describe('claimDueDeliveries', () => {
       created_at: T0,
     });
     // Leased and unsent: nothing else of either endpoint.
-    expect(await store.claimDueDeliveries(at(1), 10, LEASE_MS)).toEqual([]);
+    expect(await store.claimDueOutbox(at(1), 10, LEASE_MS)).toEqual([]);
 
-    await store.recordDeliveryAttempt(a1 as string, delivered(at(1)));
-    expect(ids(await store.claimDueDeliveries(at(2), 10, LEASE_MS))).toEqual([a2]);
-    await store.recordDeliveryAttempt(a2 as string, delivered(at(2)));
-    await store.recordDeliveryAttempt(b1 as string, delivered(at(2)));
-    expect(ids(await store.claimDueDeliveries(at(3), 10, LEASE_MS))).toEqual([a3, b2]);
+    await store.recordOutboxAttempt(a1 as string, delivered(at(1)));
+    expect(ids(await store.claimDueOutbox(at(2), 10, LEASE_MS))).toEqual([a2]);
+    await store.recordOutboxAttempt(a2 as string, delivered(at(2)));
+    await store.recordOutboxAttempt(b1 as string, delivered(at(2)));
+    expect(ids(await store.claimDueOutbox(at(3), 10, LEASE_MS))).toEqual([a3, b2]);
   });
 
   it('keeps a delivery that will be tried again ahead of the later ones; a failed one stops blocking', async () => {
     const a = await newEndpoint();
     const [a1, a2] = await queue(a, 2);
-    await store.claimDueDeliveries(T0, 10, LEASE_MS);
-    await store.recordDeliveryAttempt(a1 as string, failedAttempt(at(1), at(6)));
+    await store.claimDueOutbox(T0, 10, LEASE_MS);
+    await store.recordOutboxAttempt(a1 as string, failedAttempt(at(1), at(6)));
     expect(await statusOf(a1 as string)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -121,28 +121,28 @@ describe('claimDueDeliveries', () => {
       lease_until: null,
     });
     // Not due yet, and a2 waits behind it: an endpoint gets its events in order.
-    expect(await store.claimDueDeliveries(at(5), 10, LEASE_MS)).toEqual([]);
-    expect(await store.nextDeliveryDue()).toBe(at(6));
-    const again = await store.claimDueDeliveries(at(6), 10, LEASE_MS);
+    expect(await store.claimDueOutbox(at(5), 10, LEASE_MS)).toEqual([]);
+    expect(await store.nextOutboxDue()).toBe(at(6));
+    const again = await store.claimDueOutbox(at(6), 10, LEASE_MS);
     expect(again.map((d) => [d.id, d.attempts])).toEqual([[a1, 1]]);
     // Given up: failed, and the next one is claimed.
-    await store.recordDeliveryAttempt(a1 as string, failedAttempt(at(7), null));
+    await store.recordOutboxAttempt(a1 as string, failedAttempt(at(7), null));
     expect(await statusOf(a1 as string)).toMatchObject({
       status: 'failed',
       attempts: 2,
       next_attempt_at: null,
     });
-    expect(ids(await store.claimDueDeliveries(at(7), 10, LEASE_MS))).toEqual([a2]);
+    expect(ids(await store.claimDueOutbox(at(7), 10, LEASE_MS))).toEqual([a2]);
   });
 
   it('leases a claim: nobody else gets it until the lease ends, then it is claimed again', async () => {
     const a = await newEndpoint();
     const [a1] = await queue(a, 1);
-    expect(ids(await store.claimDueDeliveries(T0, 10, LEASE_MS))).toEqual([a1]);
-    expect(await store.nextDeliveryDue()).toBe(at(30));
-    expect(await store.claimDueDeliveries(at(29), 10, LEASE_MS)).toEqual([]);
+    expect(ids(await store.claimDueOutbox(T0, 10, LEASE_MS))).toEqual([a1]);
+    expect(await store.nextOutboxDue()).toBe(at(30));
+    expect(await store.claimDueOutbox(at(29), 10, LEASE_MS)).toEqual([]);
     // The sender died mid-attempt: after the lease, the delivery is sent again (at least once).
-    expect(ids(await store.claimDueDeliveries(at(30), 10, LEASE_MS))).toEqual([a1]);
+    expect(ids(await store.claimDueOutbox(at(30), 10, LEASE_MS))).toEqual([a1]);
   });
 
   it('claims only what is due, at most `limit`, earliest first', async () => {
@@ -150,19 +150,19 @@ describe('claimDueDeliveries', () => {
     const [first] = await queue(endpoints[0] as string, 1, T0);
     const [second] = await queue(endpoints[1] as string, 1, at(1));
     await queue(endpoints[2] as string, 1, at(60));
-    expect(await store.nextDeliveryDue()).toBe(T0);
-    expect(ids(await store.claimDueDeliveries(at(2), 1, LEASE_MS))).toEqual([first]);
-    expect(ids(await store.claimDueDeliveries(at(2), 10, LEASE_MS))).toEqual([second]);
-    expect(await store.nextDeliveryDue()).toBe(at(32));
+    expect(await store.nextOutboxDue()).toBe(T0);
+    expect(ids(await store.claimDueOutbox(at(2), 1, LEASE_MS))).toEqual([first]);
+    expect(ids(await store.claimDueOutbox(at(2), 10, LEASE_MS))).toEqual([second]);
+    expect(await store.nextOutboxDue()).toBe(at(32));
   });
 
-  it('answers undefined from nextDeliveryDue when nothing is pending', async () => {
-    expect(await store.nextDeliveryDue()).toBeUndefined();
+  it('answers undefined from nextOutboxDue when nothing is pending', async () => {
+    expect(await store.nextOutboxDue()).toBeUndefined();
     const a = await newEndpoint();
     const [a1] = await queue(a, 1);
-    await store.claimDueDeliveries(T0, 10, LEASE_MS);
-    await store.recordDeliveryAttempt(a1 as string, delivered(at(1)));
-    expect(await store.nextDeliveryDue()).toBeUndefined();
+    await store.claimDueOutbox(T0, 10, LEASE_MS);
+    await store.recordOutboxAttempt(a1 as string, delivered(at(1)));
+    expect(await store.nextOutboxDue()).toBeUndefined();
     expect(await statusOf(a1 as string)).toMatchObject({
       status: 'delivered',
       attempts: 1,
@@ -184,7 +184,7 @@ describe('claimDueDeliveries', () => {
     const claimedBy = new Map<string, number>();
     const instance = async (outbox: Store, n: number) => {
       for (let idle = 0; idle < 3;) {
-        const claimed = await outbox.claimDueDeliveries(at(1), 3, 60_000);
+        const claimed = await outbox.claimDueOutbox(at(1), 3, 60_000);
         if (claimed.length === 0) {
           idle += 1;
           await new Promise((resolve) => setTimeout(resolve, 5));
@@ -195,7 +195,7 @@ describe('claimDueDeliveries', () => {
           expect(claimedBy.has(delivery.id)).toBe(false);
           claimedBy.set(delivery.id, n);
           sent.push({ id: delivery.id, webhook: delivery.webhook_id });
-          await outbox.recordDeliveryAttempt(delivery.id, delivered(at(1)));
+          await outbox.recordOutboxAttempt(delivery.id, delivered(at(1)));
         }
       }
     };
@@ -217,7 +217,7 @@ describe('the outbox in a unit of work', () => {
   it('writes nothing and tells nobody when the unit of work fails after the event was added', async () => {
     await newEndpoint(['config.published']);
     const listener = vi.fn();
-    store.onDeliveriesQueued(listener);
+    store.onOutboxQueued(listener);
     const data = vi.fn(() => ({ config: { id: 'cfg_x' } }));
     await expect(
       store.changeConfigs(service.account.account_id, {}, (tx) => {
@@ -246,10 +246,10 @@ describe('the outbox in a unit of work', () => {
   });
 });
 
-describe('onDeliveriesQueued', () => {
+describe('onOutboxQueued', () => {
   it('is called after a commit that queued deliveries (a publish, a test event, a retry), not otherwise', async () => {
     const listener = vi.fn();
-    const stop = store.onDeliveriesQueued(listener);
+    const stop = store.onOutboxQueued(listener);
     // No endpoint yet: a publish queues nothing.
     const draft = await editOk(service, service.adminKey, {
       operations: [CREATE_APP('shop')],
@@ -269,8 +269,8 @@ describe('onDeliveriesQueued', () => {
     const test = await ok(service, service.adminKey, 'sendTestWebhook', { params: { id: a } });
     expect(listener).toHaveBeenCalledTimes(2);
 
-    await store.claimDueDeliveries(T0, 10, LEASE_MS);
-    await store.recordDeliveryAttempt(test.id, failedAttempt(T0, null));
+    await store.claimDueOutbox(T0, 10, LEASE_MS);
+    await store.recordOutboxAttempt(test.id, failedAttempt(T0, null));
     await ok(service, service.adminKey, 'retryWebhookDelivery', {
       params: { id: a, delivery_id: test.id },
     });

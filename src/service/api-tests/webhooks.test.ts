@@ -260,9 +260,7 @@ describe('GET and DELETE /webhooks', () => {
       hook.id,
     );
     expect(rows).toEqual([{ status: 'failed', error: 'endpoint deleted', next_attempt_at: null }]);
-    expect(await service.store.claimDueDeliveries(clock.now().toISOString(), 10, 1_000)).toEqual(
-      [],
-    );
+    expect(await service.store.claimDueOutbox(clock.now().toISOString(), 10, 1_000)).toEqual([]);
     // And it gets no later events.
     await publishNewDraft('later');
     expect(await outboxOf(hook.id)).toHaveLength(1);
@@ -491,9 +489,9 @@ describe('test events and retries', () => {
     expect(expectProblem(await retry(), 409, 'conflict').detail).toContain('pending');
 
     // The sender gives up after an attempt.
-    const [claimed] = await service.store.claimDueDeliveries(START, 10, 30_000);
+    const [claimed] = await service.store.claimDueOutbox(START, 10, 30_000);
     expect(claimed?.id).toBe(id);
-    await service.store.recordDeliveryAttempt(id, {
+    await service.store.recordOutboxAttempt(id, {
       at: START,
       delivered: false,
       response_status: 500,
@@ -510,9 +508,9 @@ describe('test events and retries', () => {
       response_status: 500,
     });
     expect(expectProblem(await retry(), 409, 'conflict').detail).toContain('pending');
-    const [again] = await service.store.claimDueDeliveries(clock.now().toISOString(), 10, 1_000);
+    const [again] = await service.store.claimDueOutbox(clock.now().toISOString(), 10, 1_000);
     expect(again).toMatchObject({ id, attempts: 1 });
-    await service.store.recordDeliveryAttempt(id, {
+    await service.store.recordOutboxAttempt(id, {
       at: clock.now().toISOString(),
       delivered: true,
       response_status: 204,

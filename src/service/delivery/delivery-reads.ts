@@ -19,13 +19,4 @@ export interface DeliveryReads {
   appView(accountId: string, appId: string): Promise<AppViewRead | undefined>;
 }
 
-/**
- * Word that what apps read of an account may have changed (a publish, an activate, an A/B
- * step, a revoked client key), from this process or another one or instance. `null`: some
- * account, unknown which (another process wrote to the same SQLite file).
- */
-export type LiveChangeListener = (accountId: string | null) => void;
-
-export interface LiveChanges {
-  subscribe(listener: LiveChangeListener): () => void;
-}
+export type { LiveChangeListener, LiveChanges } from '../store/live-changes/live-changes';

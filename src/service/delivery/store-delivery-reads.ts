@@ -8,13 +8,11 @@ import { deliveryViewOf, type LiveConfigStamp } from '../../configs/delivery-vie
 
 import { configData, parseConfig } from '../../configs/parse';
 
-import type { DeliveryKeyLookup } from '../store/client-key-rows';
-
 import type { Store } from '../store/store';
 
 import type { DeliveryReads } from './delivery-reads';
 import type { CachedAppView, DeliveryViewCache } from './view-cache';
-import type { ClientKeyRecord } from '../store/records';
+import type { ClientKeyRecord, DeliveryKeyLookup } from '../store/records';
 
 /** A value now, or later where the store must wait on I/O. */
 type Eventually<T> = T | Promise<T>;

@@ -17,7 +17,7 @@ import { openConnection } from '../testing/raw-http';
 import { openSse, type SseStream } from '../testing/sse-client';
 
 import type { AppViewRead, DeliveryReads } from './delivery-reads';
-import { LiveChangeListeners } from './live-changes';
+import { LiveChangeListeners } from '../store/live-changes/live-changes';
 
 import { eventIdOf } from './sse';
 

@@ -31,8 +31,8 @@ it('sends each delivery exactly once between two instances, each endpoint in ord
     [0, 1].map(async (n) => {
       const store = await service?.openSecondStore();
       if (!store) throw new Error('no store');
-      const claim = store.claimDueDeliveries.bind(store);
-      store.claimDueDeliveries = async (...args) => {
+      const claim = store.claimDueOutbox.bind(store);
+      store.claimDueOutbox = async (...args) => {
         const due = await claim(...args);
         claimed[n] = (claimed[n] ?? 0) + due.length;
         return due;

@@ -12,13 +12,8 @@ import { expectProblem, expectSuccess, urlOf, type CallInput } from '../testing/
 import type { EndpointName } from '../../contract/endpoints';
 import { contract } from '../../contract/endpoints';
 import { DATABASE_FILE, openDatabase } from './database';
-import {
-  asDatabaseUnavailable,
-  DatabaseHealth,
-  DatabaseUnavailable,
-  HEALTH_FRESH_MS,
-  HEALTH_PROBE_TIMEOUT_MS,
-} from './database-unavailable';
+import { asDatabaseUnavailable, DatabaseUnavailable } from './database-unavailable';
+import { DatabaseHealth, HEALTH_FRESH_MS, HEALTH_PROBE_TIMEOUT_MS } from './health/database-health';
 import { createPostgresPool } from './postgres-database';
 import { PostgresStore } from './postgres-store';
 import { SqliteStore } from './sqlite-store';

@@ -1,9 +1,9 @@
 /**
- * Schema migrations, run at start-up in order, each in its own transaction. Every migration
- * is written once per dialect, side by side, so the two stores cannot drift apart (a test
- * compares the tables and columns they create). SQLite records how many have run in
- * `PRAGMA user_version`, PostgreSQL in the `schema_migrations` table. Append new
- * migrations; never edit a shipped one.
+ * Schema migrations, run at start-up in order, each in its own transaction. Each is written
+ * once, in SQLite's words; PostgreSQL's text is made from it by the few rewrites below, so the
+ * two cannot drift apart (a test compares the tables and columns they create). SQLite counts
+ * those run in `PRAGMA user_version`, PostgreSQL in `schema_migrations`. Append new
+ * migrations; never edit a shipped one (SQLite keeps each CREATE TABLE's text as written).
  */
 export interface Migration {
   readonly name: string;
@@ -11,7 +11,7 @@ export interface Migration {
   readonly postgres: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   {
     name: 'accounts, users, API keys, configs, history and the audit log',
     sqlite: `
@@ -103,103 +103,10 @@ export const MIGRATIONS: readonly Migration[] = [
     detail TEXT NOT NULL
   );
   `,
-    postgres: `
-  CREATE TABLE accounts (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    account_type TEXT NOT NULL,
-    idp_organization_id TEXT NOT NULL UNIQUE,
-    created_at TEXT NOT NULL
-  );
-
-  CREATE TABLE users (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    email TEXT NOT NULL,
-    role TEXT NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
-    idp_user_id TEXT NOT NULL UNIQUE,
-    created_at TEXT NOT NULL,
-    UNIQUE (account_id, email)
-  );
-
-  -- Only the SHA-256 of a key is stored; the key itself is shown once and never kept.
-  CREATE TABLE api_keys (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    user_id TEXT NOT NULL REFERENCES users(id),
-    name TEXT NOT NULL,
-    key_hash TEXT NOT NULL UNIQUE,
-    obfuscated_value TEXT NOT NULL,
-    permissions TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    last_used_at TEXT,
-    expires_at TEXT,
-    revoked_at TEXT
-  );
-  CREATE INDEX api_keys_by_account ON api_keys(account_id, created_at);
-
-  -- Timestamps are ISO 8601 UTC strings with milliseconds in both dialects: byte for byte
-  -- what the API returns, and they sort in time order. seq stands in for SQLite's rowid
-  -- (the tie-break of two configs created in the same millisecond).
-  CREATE TABLE configs (
-    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    kind TEXT NOT NULL CHECK (kind IN ('draft', 'published')),
-    label TEXT NOT NULL,
-    yaml TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    base_config_id TEXT REFERENCES configs(id),
-    valid BOOLEAN NOT NULL,
-    error_count INTEGER NOT NULL,
-    warning_count INTEGER NOT NULL,
-    -- JSON text, not jsonb: jsonb would reorder the issues' keys.
-    issues TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    published_at TEXT,
-    closed_at TEXT,
-    closed_reason TEXT CHECK (closed_reason IN ('published', 'discarded'))
-  );
-  CREATE INDEX configs_by_account ON configs(account_id, closed_at, created_at);
-
-  -- One row per account: exactly one live config, whatever instances race.
-  CREATE TABLE live_configs (
-    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
-    config_id TEXT NOT NULL REFERENCES configs(id)
-  );
-
-  CREATE TABLE history (
-    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    config_id TEXT NOT NULL REFERENCES configs(id),
-    action TEXT NOT NULL,
-    at TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    summary TEXT,
-    api_key_id TEXT,
-    api_key_name TEXT,
-    actor_email TEXT,
-    operations TEXT NOT NULL,
-    applied_paths TEXT NOT NULL
-  );
-  CREATE INDEX history_by_config ON history(config_id, seq);
-
-  CREATE TABLE audit_log (
-    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    at TEXT NOT NULL,
-    action TEXT NOT NULL,
-    actor TEXT,
-    target_id TEXT,
-    detail TEXT NOT NULL
-  );
-  `,
   },
   {
     name: 'the text change each edit made, so that a typed text can be carried over a merge',
     sqlite: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
-    postgres: `ALTER TABLE history ADD COLUMN text_changes TEXT;`,
   },
   {
     name: 'review before publishing: account policies, reviews, the review of each draft',
@@ -230,53 +137,12 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX reviews_by_config ON reviews(config_id, seq);
   `,
-    postgres: `
-  -- The review of a draft as JSON text (who asked, each reviewer's latest verdict); NULL: none.
-  ALTER TABLE configs ADD COLUMN review TEXT;
-
-  -- No row: the default policy (no approvals required).
-  CREATE TABLE account_policies (
-    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
-    approvals_required INTEGER NOT NULL CHECK (approvals_required BETWEEN 0 AND 5),
-    reset_approvals_on_edit BOOLEAN NOT NULL,
-    updated_at TEXT NOT NULL
-  );
-
-  CREATE TABLE reviews (
-    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    config_id TEXT NOT NULL REFERENCES configs(id),
-    verdict TEXT NOT NULL CHECK (verdict IN ('approve', 'request_changes', 'comment')),
-    body TEXT NOT NULL,
-    line INTEGER,
-    revision INTEGER NOT NULL,
-    api_key_id TEXT,
-    reviewer TEXT NOT NULL,
-    at TEXT NOT NULL
-  );
-  CREATE INDEX reviews_by_config ON reviews(config_id, seq);
-  `,
   },
   {
     name: 'client keys: what apps read their live view with',
     sqlite: `
   -- A client key is not a secret (apps carry it in their code): stored as is, looked up by
   -- value. apps: a JSON list of app ids, NULL for every app of the account.
-  CREATE TABLE client_keys (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    name TEXT NOT NULL,
-    key TEXT NOT NULL UNIQUE,
-    apps TEXT,
-    created_at TEXT NOT NULL,
-    revoked_at TEXT
-  );
-  CREATE INDEX client_keys_by_account ON client_keys(account_id, created_at);
-  `,
-    postgres: `
-  -- A client key is not a secret (apps carry it in their code): stored as is, looked up by
-  -- value. apps: a JSON list of app ids as text, NULL for every app of the account.
   CREATE TABLE client_keys (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL REFERENCES accounts(id),
@@ -327,41 +193,28 @@ export const MIGRATIONS: readonly Migration[] = [
   -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
   `,
-    postgres: `
-  -- The secret is kept (not a hash): every delivery is signed with it. events: a JSON list.
-  CREATE TABLE webhooks (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    url TEXT NOT NULL,
-    events TEXT NOT NULL,
-    description TEXT NOT NULL,
-    secret TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    deleted_at TEXT
-  );
-  CREATE INDEX webhooks_by_account ON webhooks(account_id, created_at);
-
-  -- The outbox: one row per event and endpoint, written in the transaction of the change it
-  -- announces. seq orders an endpoint's deliveries; payload is the exact body sent.
-  CREATE TABLE webhook_deliveries (
-    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    event TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
-    attempts INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    next_attempt_at TEXT,
-    last_attempt_at TEXT,
-    response_status INTEGER,
-    error TEXT,
-    lease_until TEXT
-  );
-  CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries(webhook_id, seq);
-  -- What a sender looks up: each endpoint's earliest pending delivery, and whether it is due.
-  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
-  `,
   },
 ];
+
+/**
+ * SQLite's types in PostgreSQL's words. Timestamps are ISO 8601 text in both (byte for byte
+ * what the API returns); JSON is text, not jsonb, which would reorder keys. configs gets a
+ * seq, SQLite's rowid there: the tie-break of two configs made in the same millisecond.
+ */
+const POSTGRES_REWRITES: readonly (readonly [string, string])[] = [
+  ['seq INTEGER PRIMARY KEY AUTOINCREMENT', 'seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'],
+  ['valid INTEGER NOT NULL', 'valid BOOLEAN NOT NULL'],
+  ['reset_approvals_on_edit INTEGER NOT NULL', 'reset_approvals_on_edit BOOLEAN NOT NULL'],
+  [
+    'CREATE TABLE configs (\n    id TEXT PRIMARY KEY,',
+    'CREATE TABLE configs (\n    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,\n    id TEXT PRIMARY KEY,',
+  ],
+];
+
+export const MIGRATIONS: readonly Migration[] = WRITTEN.map((migration) => ({
+  ...migration,
+  postgres: POSTGRES_REWRITES.reduce(
+    (text, [sqlite, postgres]) => text.replaceAll(sqlite, postgres),
+    migration.sqlite,
+  ),
+}));

@@ -6,6 +6,7 @@ import type { Operation, TextChange } from '../../contract/operations';
 import type { ReviewVerdict } from '../../contract/reviews';
 import type { ValidationIssue } from '../../contract/validation';
 import type { WebhookDelivery, WebhookEvent } from '../../contract/webhooks';
+import type { LiveConfigStamp } from '../../configs/delivery-view';
 
 export interface AccountRecord {
   readonly id: string;
@@ -135,6 +136,12 @@ export interface ClientKeyRecord {
   readonly apps: readonly string[] | null;
   readonly created_at: string;
   readonly revoked_at: string | null;
+}
+
+/** A client key found with its account's live config (undefined: the account has none). */
+export interface DeliveryKeyLookup {
+  readonly key: ClientKeyRecord;
+  readonly live: LiveConfigStamp | undefined;
 }
 
 export interface WebhookRecord {

@@ -1,15 +1,13 @@
 /**
- * What the service needs from storage. Routes and domain code depend on this interface,
- * never on SQLite, so another store (PostgreSQL) can be added behind it.
+ * What the service needs from storage: routes and domain code depend on this interface, never
+ * on a database. SqliteStore (the default) and PostgresStore (several instances) implement it.
  *
  * Changes to configs go through `changeConfigs`: a unit of work whose callback runs inside
  * one transaction and either completes or leaves nothing behind. Units of work of one
  * account never overlap, in this process or across processes and instances. The callback is
  * synchronous: the work inside (parse, apply, validate) is CPU work on rows read before it
- * runs. It declares those rows up front (`ConfigReads`): SQLite reads them on demand inside
- * its write transaction; PostgreSQL locks the account, reads them in its transaction, runs
- * the same callback over them and writes back before it commits. Reading a row that was not
- * declared is a programming error in both stores, so a test on either catches it.
+ * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
+ * Reading a row that was not declared is a programming error, which a test on either catches.
  */
 import type { ConfigKind } from '../../contract/config-edit';
 
@@ -17,16 +15,13 @@ import type { AccountPolicy } from '../../contract/reviews';
 
 import type { LiveConfigStamp } from '../../configs/delivery-view';
 
-import type { LiveChanges } from '../delivery/delivery-reads';
-import type { DeliveryKeyLookup } from './client-key-rows';
-
-import type { DatabaseState } from './database-unavailable';
-
 import type { WebhookEvent } from '../../contract/webhooks';
 
-import type { DeliveriesQueuedListener } from '../webhooks/deliveries-queued';
-
-import type { WebhookOutbox } from '../webhooks/outbox';
+import type { DatabaseState } from './health/database-health';
+import type { LiveChanges } from './live-changes/live-changes';
+import type { RetryOutcome } from './outbox/outbox';
+import type { OutboxQueuedListener } from './outbox/outbox-queued';
+import type { WebhookOutbox } from './outbox/webhook-outbox';
 
 import type {
   AccountRecord,
@@ -35,6 +30,7 @@ import type {
   ClientKeyRecord,
   ConfigRecordRow,
   ConfigReview,
+  DeliveryKeyLookup,
   EventData,
   HistoryRecord,
   NewConfig,
@@ -85,7 +81,7 @@ export interface ConfigTransaction {
   setReview(id: string, review: ConfigReview): void;
   addReview(review: ReviewRecord): void;
   /**
-   * The outbox: one pending delivery of `type` per endpoint of the account (not deleted)
+   * The outbox: one pending message of `type` per endpoint of the account (not deleted)
    * subscribed to it, written with this unit of work, so none is left by a rollback.
    * `data` is called only when some endpoint subscribes, at most once.
    */
@@ -99,12 +95,6 @@ export interface NewAccount {
   readonly history: HistoryRecord;
   readonly audit: AuditRecord;
 }
-
-/** What retrying a delivery came to. */
-export type RetryOutcome =
-  | { readonly kind: 'retried'; readonly delivery: WebhookDeliveryRecord }
-  | { readonly kind: 'not_failed'; readonly delivery: WebhookDeliveryRecord }
-  | { readonly kind: 'not_found' };
 
 export interface Store extends WebhookOutbox {
   /** Whether any account exists (the demo account is made only in an empty database). */
@@ -211,30 +201,30 @@ export interface Store extends WebhookOutbox {
   /** An endpoint of the account, unless deleted. */
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined>;
   /**
-   * Sets deleted_at (the row stays, for its deliveries' sake) and fails its pending
-   * deliveries with ENDPOINT_DELETED_ERROR, in one transaction; false: no such endpoint.
+   * Sets deleted_at (the row stays, for its outbox messages' sake) and fails its pending
+   * messages with ENDPOINT_DELETED_ERROR, in one transaction; false: no such endpoint.
    */
   deleteWebhook(accountId: string, id: string, at: string, audit: AuditRecord): Promise<boolean>;
-  /** An endpoint's last `limit` deliveries, newest first. */
-  listWebhookDeliveries(
+  /** An endpoint's last `limit` outbox messages, newest first. */
+  listOutboxMessages(
     accountId: string,
     webhookId: string,
     limit: number,
   ): Promise<WebhookDeliveryRecord[]>;
-  /** Queues a delivery made outside a unit of work (a test event). */
-  insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
-  /** A failed delivery back to pending, due at `at`, same id and attempts kept. */
-  retryWebhookDelivery(
+  /** Queues a message made outside a unit of work (a test event). */
+  insertOutboxMessage(message: WebhookDeliveryRecord): Promise<void>;
+  /** A failed message back to pending, due at `at`, same id and attempts kept. */
+  retryOutboxMessage(
     accountId: string,
     webhookId: string,
-    deliveryId: string,
+    messageId: string,
     at: string,
   ): Promise<RetryOutcome>;
   /**
-   * Calls `listener` in this process after each commit that queued deliveries (see
-   * DeliveriesQueued); returns the unsubscribe.
+   * Calls `listener` in this process after each commit that queued outbox messages (see
+   * OutboxQueued); returns the unsubscribe.
    */
-  onDeliveriesQueued(listener: DeliveriesQueuedListener): () => void;
+  onOutboxQueued(listener: OutboxQueuedListener): () => void;
 
   /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
   checkHealth(): Promise<DatabaseState>;

@@ -47,7 +47,7 @@ const ready = () => readdirSync(dataDir).filter((name) => name.startsWith('ready
 while (ready() < Number(processes)) await new Promise((r) => setTimeout(r, 1));
 const sent = [];
 for (let idle = 0; idle < 20; ) {
-  const claimed = await store.claimDueDeliveries(now, 2, 60000);
+  const claimed = await store.claimDueOutbox(now, 2, 60000);
   if (claimed.length === 0) { idle += 1; await new Promise((r) => setTimeout(r, 2)); continue; }
   idle = 0;
   for (const delivery of claimed) {
@@ -55,7 +55,7 @@ for (let idle = 0; idle < 20; ) {
     sent.push([delivery.id, delivery.webhook_id, String(process.hrtime.bigint())]);
     // Sending takes a while, as it does over HTTP: the lock is free for the others meanwhile.
     await new Promise((r) => setTimeout(r, 1));
-    await store.recordDeliveryAttempt(delivery.id, {
+    await store.recordOutboxAttempt(delivery.id, {
       at: now, delivered: true, response_status: 200, error: null, next_attempt_at: null,
     });
   }
@@ -100,7 +100,7 @@ async function fileWithDeliveries(dir: string): Promise<Map<string, string[]>> {
       const ids: string[] = [];
       for (let i = 0; i < PER_ENDPOINT; i++) {
         const delivery = testDelivery(webhook, AT);
-        await store.insertWebhookDelivery(delivery);
+        await store.insertOutboxMessage(delivery);
         ids.push(delivery.id);
       }
       queued.set(webhook.id, ids);

@@ -43,7 +43,7 @@ describe('the webhooks migration', () => {
     const store = new SqliteStore(openDatabase(dir));
     try {
       expect(await store.listWebhooks('acc_1')).toEqual([]);
-      expect(await store.nextDeliveryDue()).toBeUndefined();
+      expect(await store.nextOutboxDue()).toBeUndefined();
       const webhook = {
         id: 'wh_1',
         account_id: 'acc_1',
@@ -67,7 +67,7 @@ describe('the webhooks migration', () => {
       await store.changeConfigs('acc_1', {}, (tx) => {
         tx.addWebhookEvents('config.published', AT, () => ({ config: { id: 'cfg_1' } }));
       });
-      const [claimed] = await store.claimDueDeliveries(AT, 10, 1_000);
+      const [claimed] = await store.claimDueOutbox(AT, 10, 1_000);
       expect(claimed).toMatchObject({
         webhook_id: 'wh_1',
         url: webhook.url,

@@ -1,11 +1,15 @@
 /**
  * An in-memory WebhookOutbox for the sender's scheduling tests only (the service's tests use
- * the real stores): deliveries claimed one per endpoint, earliest first, under a lease.
+ * the real stores): messages claimed one per endpoint, earliest first, under a lease.
  */
-import type { AttemptResult, DueDelivery, WebhookOutbox } from './outbox';
+import type {
+  AttemptResult,
+  DueOutboxMessage,
+  WebhookOutbox,
+} from '../store/outbox/webhook-outbox';
 
-export interface MemoryDelivery {
-  readonly delivery: DueDelivery;
+export interface MemoryMessage {
+  readonly message: DueOutboxMessage;
   state: 'pending' | 'delivered' | 'failed';
   nextAttemptAt: number;
   leasedUntil: number;
@@ -13,17 +17,17 @@ export interface MemoryDelivery {
 }
 
 export class MemoryOutbox implements WebhookOutbox {
-  readonly deliveries: MemoryDelivery[] = [];
+  readonly messages: MemoryMessage[] = [];
   private sequence = 0;
   /** Makes the next calls throw, as a database that is down would. */
   failures = { claim: 0, record: 0, nextDue: 0 };
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(webhookId: string, options: { dueInMs?: number; secret?: string } = {}): DueDelivery {
+  add(webhookId: string, options: { dueInMs?: number; secret?: string } = {}): DueOutboxMessage {
     this.sequence += 1;
     const created = this.now();
-    const delivery: DueDelivery = {
+    const message: DueOutboxMessage = {
       id: `msg_${this.sequence}`,
       webhook_id: webhookId,
       account_id: 'acc_1',
@@ -34,42 +38,42 @@ export class MemoryOutbox implements WebhookOutbox {
       attempts: 0,
       created_at: new Date(created).toISOString(),
     };
-    this.deliveries.push({
-      delivery,
+    this.messages.push({
+      message,
       state: 'pending',
       nextAttemptAt: created + (options.dueInMs ?? 0),
       leasedUntil: 0,
       attempts: [],
     });
-    return delivery;
+    return message;
   }
 
-  get(id: string): MemoryDelivery {
-    const found = this.deliveries.find((each) => each.delivery.id === id);
-    if (!found) throw new Error(`no delivery ${id}`);
+  get(id: string): MemoryMessage {
+    const found = this.messages.find((each) => each.message.id === id);
+    if (!found) throw new Error(`no message ${id}`);
     return found;
   }
 
-  claimDueDeliveries(now: string, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  claimDueOutbox(now: string, limit: number, leaseMs: number): Promise<DueOutboxMessage[]> {
     if (this.failures.claim > 0) {
       this.failures.claim -= 1;
       return Promise.reject(new Error('database unavailable'));
     }
     const at = Date.parse(now);
     const seen = new Set<string>();
-    const claimed: DueDelivery[] = [];
-    for (const each of this.deliveries) {
-      if (each.state !== 'pending' || seen.has(each.delivery.webhook_id)) continue;
-      // The endpoint's earliest pending delivery, whether or not it can be claimed now.
-      seen.add(each.delivery.webhook_id);
+    const claimed: DueOutboxMessage[] = [];
+    for (const each of this.messages) {
+      if (each.state !== 'pending' || seen.has(each.message.webhook_id)) continue;
+      // The endpoint's earliest pending message, whether or not it can be claimed now.
+      seen.add(each.message.webhook_id);
       if (each.nextAttemptAt > at || each.leasedUntil > at || claimed.length >= limit) continue;
       each.leasedUntil = at + leaseMs;
-      claimed.push({ ...each.delivery, attempts: each.attempts.length });
+      claimed.push({ ...each.message, attempts: each.attempts.length });
     }
     return Promise.resolve(claimed);
   }
 
-  recordDeliveryAttempt(id: string, result: AttemptResult): Promise<void> {
+  recordOutboxAttempt(id: string, result: AttemptResult): Promise<void> {
     if (this.failures.record > 0) {
       this.failures.record -= 1;
       return Promise.reject(new Error('database unavailable'));
@@ -83,12 +87,12 @@ export class MemoryOutbox implements WebhookOutbox {
     return Promise.resolve();
   }
 
-  nextDeliveryDue(): Promise<string | undefined> {
+  nextOutboxDue(): Promise<string | undefined> {
     if (this.failures.nextDue > 0) {
       this.failures.nextDue -= 1;
       return Promise.reject(new Error('database unavailable'));
     }
-    const due = this.deliveries
+    const due = this.messages
       .filter((each) => each.state === 'pending')
       .map((each) => Math.max(each.nextAttemptAt, each.leasedUntil));
     if (due.length === 0) return Promise.resolve(undefined);

@@ -28,7 +28,7 @@ it('starts on ready, wakes on queued deliveries, stops on close', async () => {
   const listeners = new Set<() => void>();
   const memory = new MemoryOutbox();
   const outbox = Object.assign(memory, {
-    onDeliveriesQueued(listener: () => void) {
+    onOutboxQueued(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

@@ -1,10 +1,10 @@
 /**
  * The sender in the app's life: started when the app is ready, woken when this process
- * queues deliveries, closed (without hanging) when the app closes, before the store is.
+ * queues outbox messages, closed (without hanging) when the app closes, before the store is.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../domain/clock';
-import type { WebhookOutbox } from './outbox';
+import type { WebhookOutbox } from '../store/outbox/webhook-outbox';
 import type { WebhookSender } from './sender';
 import { createWebhookSender, type WebhookSendingOptions } from './sender-wiring';
 
@@ -17,8 +17,8 @@ export function registerWebhookSender(
   const sender = createWebhookSender(outbox, clock, app.log, options);
   let unsubscribe: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    // Without the word (a store that cannot give it), the poll alone finds new deliveries.
-    unsubscribe = outbox.onDeliveriesQueued?.(() => sender.wake());
+    // Without the word (a store that cannot give it), the poll alone finds new messages.
+    unsubscribe = outbox.onOutboxQueued?.(() => sender.wake());
     sender.start();
   });
   let closing: Promise<void> | undefined;

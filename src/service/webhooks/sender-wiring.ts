@@ -8,7 +8,7 @@ import {
   WEBHOOK_USER_AGENT,
   type Resolver,
 } from './http-post';
-import type { WebhookOutbox } from './outbox';
+import type { WebhookOutbox } from '../store/outbox/webhook-outbox';
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule';
 import { DEFAULT_SENDER_SETTINGS, leaseFor, WebhookSender, type SenderLog } from './sender';
 import type { UrlPolicy } from './url-policy';

@@ -230,8 +230,8 @@ describe('the webhook sender', () => {
   it('takes no claim (a write) while nothing is due, only reads', async () => {
     const outbox = new MemoryOutbox();
     outbox.add('wh_a', { dueInMs: 60_000 });
-    const claim = vi.spyOn(outbox, 'claimDueDeliveries');
-    const nextDue = vi.spyOn(outbox, 'nextDeliveryDue');
+    const claim = vi.spyOn(outbox, 'claimDueOutbox');
+    const nextDue = vi.spyOn(outbox, 'nextOutboxDue');
     const { post } = recording();
     senderFor(outbox, post, { pollIntervalMs: 10 }).sender.start();
     await vi.waitFor(() => expect(nextDue.mock.calls.length).toBeGreaterThanOrEqual(5));
@@ -256,7 +256,7 @@ describe('closing the webhook sender', () => {
     const outbox = new MemoryOutbox();
     outbox.add('wh_a');
     let claims = 0;
-    outbox.claimDueDeliveries = () => {
+    outbox.claimDueOutbox = () => {
       claims += 1;
       return new Promise(() => undefined);
     };
@@ -272,7 +272,7 @@ describe('closing the webhook sender', () => {
   it('does not wait for an attempt whose record cannot be written', async () => {
     const outbox = new MemoryOutbox();
     const delivery = outbox.add('wh_a');
-    outbox.recordDeliveryAttempt = () => new Promise(() => undefined);
+    outbox.recordOutboxAttempt = () => new Promise(() => undefined);
     const post: PostDelivery = (_url, _body, _headers, signal) =>
       new Promise((resolve) => {
         signal.addEventListener('abort', () =>

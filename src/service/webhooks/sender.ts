@@ -1,13 +1,17 @@
 /**
- * The webhook sender: one loop per instance that claims due deliveries from the outbox,
+ * The webhook sender: one loop per instance that claims due messages from the outbox,
  * sends each (concurrently across endpoints; the claim gives at most one per endpoint, so
  * an endpoint gets its events one at a time and in order), and records every attempt.
- * A delivery is sent at least once: a crash before its attempt is recorded leaves its lease
+ * A message is sent at least once: a crash before its attempt is recorded leaves its lease
  * to expire, and the next claim sends it again with the same `webhook-id`.
  */
 import type { Clock } from '../domain/clock';
 import type { PostOutcome } from './http-post';
-import type { AttemptResult, DueDelivery, WebhookOutbox } from './outbox';
+import type {
+  AttemptResult,
+  DueOutboxMessage,
+  WebhookOutbox,
+} from '../store/outbox/webhook-outbox';
 import { nextAttemptAt, type RetrySchedule } from './retry-schedule';
 import { signDelivery } from './signing';
 
@@ -111,7 +115,7 @@ export class WebhookSender {
       const room = settings.maxInFlight - this.inFlight.size;
       try {
         // A read first: an idle instance does not take the write lock of a claim each poll.
-        const next = await outbox.nextDeliveryDue();
+        const next = await outbox.nextOutboxDue();
         const wait = next === undefined ? Infinity : Date.parse(next) - clock().getTime();
         let claimed = 0;
         if (room > 0 && wait <= 0) claimed = await this.claimAndSend(room);
@@ -131,7 +135,7 @@ export class WebhookSender {
 
   private async claimAndSend(room: number): Promise<number> {
     const { outbox, clock, settings } = this.deps;
-    const due = await outbox.claimDueDeliveries(clock().toISOString(), room, settings.leaseMs);
+    const due = await outbox.claimDueOutbox(clock().toISOString(), room, settings.leaseMs);
     for (const delivery of due) {
       // The claim gives one per endpoint; an endpoint mid-attempt waits for its lease
       // to expire instead of getting two at once, out of order.
@@ -169,7 +173,7 @@ export class WebhookSender {
     });
   }
 
-  private async attempt(delivery: DueDelivery): Promise<void> {
+  private async attempt(delivery: DueOutboxMessage): Promise<void> {
     const { clock, post, outbox, log } = this.deps;
     let outcome: PostOutcome;
     try {
@@ -185,7 +189,7 @@ export class WebhookSender {
     }
     const result = this.resultOf(delivery, outcome);
     try {
-      await outbox.recordDeliveryAttempt(delivery.id, result);
+      await outbox.recordOutboxAttempt(delivery.id, result);
     } catch (error) {
       // The lease expires and the delivery is sent again: at least once, never lost.
       log.error(
@@ -195,7 +199,7 @@ export class WebhookSender {
     }
   }
 
-  private resultOf(delivery: DueDelivery, outcome: PostOutcome): AttemptResult {
+  private resultOf(delivery: DueOutboxMessage, outcome: PostOutcome): AttemptResult {
     const now = this.deps.clock();
     const at = now.toISOString();
     if (outcome.error === null) {

@@ -85,7 +85,7 @@ export class Webhooks {
 
   async deliveries(principal: Principal, id: string): Promise<WebhookDelivery[]> {
     await this.existing(principal, id);
-    const rows = await this.store.listWebhookDeliveries(
+    const rows = await this.store.listOutboxMessages(
       principal.account.id,
       id,
       WEBHOOK_DELIVERIES_LISTED,
@@ -96,14 +96,14 @@ export class Webhooks {
   async sendTest(principal: Principal, id: string): Promise<WebhookDelivery> {
     const webhook = await this.existing(principal, id);
     const delivery = testDelivery(webhook, this.clock().toISOString());
-    await this.store.insertWebhookDelivery(delivery);
+    await this.store.insertOutboxMessage(delivery);
     return publicDelivery(delivery);
   }
 
   async retry(principal: Principal, id: string, deliveryId: string): Promise<WebhookDelivery> {
     await this.existing(principal, id);
     const at = this.clock().toISOString();
-    const outcome = await this.store.retryWebhookDelivery(principal.account.id, id, deliveryId, at);
+    const outcome = await this.store.retryOutboxMessage(principal.account.id, id, deliveryId, at);
     if (outcome.kind === 'not_found') throw notFound(`The delivery ${deliveryId}`);
     if (outcome.kind === 'not_failed') {
       throw HttpProblem.of(

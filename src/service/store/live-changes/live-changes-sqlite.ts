@@ -9,8 +9,7 @@
  * are not announced a second time as `null` (which would make every stream read again).
  * When the watch begins, `null` is announced once: a commit made just before it is unknown.
  */
-import type { LiveChangeListener, LiveChanges } from './delivery-reads';
-import { LiveChangeListeners } from './live-changes';
+import { LiveChangeListeners, type LiveChangeListener, type LiveChanges } from './live-changes';
 
 /** How often another process's commits are looked for: a tenth of the one second allowed. */
 export const DATA_VERSION_POLL_MS = 100;

@@ -5,12 +5,17 @@
  */
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createAccount, type CreatedAccount } from '../domain/accounts';
-import { openPostgres } from '../store/postgres-database';
-import { PostgresStore } from '../store/postgres-store';
-import { activateLive, addDraft, listenTo, type LiveChangeLog } from '../testing/live-change-log';
-import { withSchema } from '../testing/postgres-cluster';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { createAccount, type CreatedAccount } from '../../domain/accounts';
+import { openPostgres } from '../postgres-database';
+import { PostgresStore } from '../postgres-store';
+import {
+  activateLive,
+  addDraft,
+  listenTo,
+  type LiveChangeLog,
+} from '../../testing/live-change-log';
+import { withSchema } from '../../testing/postgres-cluster';
+import { openTestStore, type TestStore } from '../../testing/test-store';
 import { LISTENER_APPLICATION_NAME, type PostgresLiveChanges } from './live-changes-postgres';
 
 let database: TestStore;

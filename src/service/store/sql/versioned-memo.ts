@@ -13,7 +13,12 @@ export class VersionedMemo<V> {
   constructor(private readonly limit: number) {}
 
   /** The answer for `key` at this version, read with `read` unless remembered. */
-  get(key: string, version: number, ownWrites: number, read: () => V | undefined): V | undefined {
+  get(
+    key: string,
+    version: number,
+    ownWrites: number,
+    read: (key: string) => V | undefined,
+  ): V | undefined {
     if (version !== this.version || ownWrites !== this.ownWrites) {
       this.values.clear();
       this.version = version;
@@ -21,7 +26,7 @@ export class VersionedMemo<V> {
     }
     const known = this.values.get(key);
     if (known !== undefined) return known;
-    const value = read();
+    const value = read(key);
     if (value !== undefined) {
       if (this.values.size >= this.limit) this.values.clear();
       this.values.set(key, value);

@@ -4,12 +4,17 @@
  * the same file (a second store, the command line) are announced as `null` within the poll.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount, type CreatedAccount } from '../domain/accounts';
-import { openDatabase } from '../store/database';
-import { SqliteStore } from '../store/sqlite-store';
-import { activateLive, addDraft, listenTo, type LiveChangeLog } from '../testing/live-change-log';
-import { activateInChild, runCli } from '../testing/service-process';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { createAccount, type CreatedAccount } from '../../domain/accounts';
+import { openDatabase } from '../database';
+import { SqliteStore } from '../sqlite-store';
+import {
+  activateLive,
+  addDraft,
+  listenTo,
+  type LiveChangeLog,
+} from '../../testing/live-change-log';
+import { activateInChild, runCli } from '../../testing/service-process';
+import { openTestStore, type TestStore } from '../../testing/test-store';
 import { DATA_VERSION_POLL_MS } from './live-changes-sqlite';
 
 let database: TestStore;

@@ -7,9 +7,8 @@
  * it was away is unknown.
  */
 import pg from 'pg';
-import { CONNECT_TIMEOUT_MS, type PostgresPool } from '../store/postgres-database';
-import type { LiveChangeListener, LiveChanges } from './delivery-reads';
-import { LiveChangeListeners } from './live-changes';
+import { CONNECT_TIMEOUT_MS, type PostgresPool } from '../postgres-database';
+import { LiveChangeListeners, type LiveChangeListener, type LiveChanges } from './live-changes';
 
 export const LIVE_CHANGES_CHANNEL = 'provisioning_live_changes';
 

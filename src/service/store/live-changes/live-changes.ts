@@ -3,7 +3,16 @@
  * starts the store's watch (a poll, a LISTEN connection) when the first listener comes and
  * stops it when the last one goes, so that a store nobody streams from does no extra work.
  */
-import type { LiveChangeListener, LiveChanges } from './delivery-reads';
+/**
+ * Word that what apps read of an account may have changed (a publish, an activate, an A/B
+ * step, a revoked client key), from this process or another one or instance. `null`: some
+ * account, unknown which (another process wrote to the same SQLite file).
+ */
+export type LiveChangeListener = (accountId: string | null) => void;
+
+export interface LiveChanges {
+  subscribe(listener: LiveChangeListener): () => void;
+}
 
 export interface LiveChangeWatch {
   /** The first listener came. */

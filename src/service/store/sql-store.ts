@@ -1,0 +1,157 @@
+/**
+ * The Store on either database: each method runs its aggregate's operation on the executor
+ * (sql/sql.ts explains operations), as a read, a snapshot or a write. SqliteStore and
+ * PostgresStore add what only their database does.
+ */
+import type { ConfigKind } from '../../contract/config-edit';
+import type { AccountPolicy } from '../../contract/reviews';
+import * as accounts from './accounts/accounts';
+import * as apiKeys from './api-keys/api-keys';
+import * as clientKeys from './client-keys/client-keys';
+import * as configs from './configs/configs';
+import { unitOfWork } from './configs/unit-of-work';
+import type { DatabaseState } from './health/database-health';
+import type { LiveChanges } from './live-changes/live-changes';
+import * as outbox from './outbox/outbox';
+import { OutboxQueued, type OutboxQueuedListener } from './outbox/outbox-queued';
+import type { AttemptResult } from './outbox/webhook-outbox';
+import type {
+  ApiKeyRecord,
+  AuditRecord,
+  ClientKeyRecord,
+  UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from './records';
+import * as reviews from './reviews/reviews';
+import { liveChanged, type Executor } from './sql/sql';
+import type { ConfigReads, ConfigTransaction, NewAccount, Store } from './store';
+import * as webhooks from './webhooks/webhooks';
+
+export abstract class SqlStore implements Store {
+  protected abstract readonly db: Executor;
+  abstract readonly liveChanges: LiveChanges;
+  protected readonly outboxQueued = new OutboxQueued();
+
+  abstract checkHealth(): Promise<DatabaseState>;
+  abstract close(): Promise<void>;
+
+  hasAccounts() {
+    return this.db.read(accounts.hasAccounts());
+  }
+  createAccount(input: NewAccount) {
+    return this.db.write(accounts.createAccount(input));
+  }
+  getAccount(id: string) {
+    return this.db.read(accounts.getAccount(id));
+  }
+  createUser(user: UserRecord, audit: AuditRecord) {
+    return this.db.write(accounts.createUser(user, audit));
+  }
+  getUser(id: string) {
+    return this.db.read(accounts.getUser(id));
+  }
+
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord) {
+    return this.db.write(apiKeys.insertApiKey(key, audit));
+  }
+  listApiKeys(accountId: string) {
+    return this.db.read(apiKeys.listApiKeys(accountId));
+  }
+  findApiKey(id: string) {
+    return this.db.read(apiKeys.findApiKey(id));
+  }
+  revokeApiKey(accountId: string, id: string, at: string, audit: AuditRecord) {
+    return this.db.write(apiKeys.revokeApiKey(accountId, id, at, audit));
+  }
+  findPrincipalByKeyHash(keyHash: string) {
+    return this.db.read(apiKeys.findPrincipal(keyHash));
+  }
+  touchApiKey(id: string, at: string) {
+    return this.db.writeOne(apiKeys.touchApiKey(id, at));
+  }
+
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord) {
+    return this.db.write(clientKeys.insertClientKey(key, audit));
+  }
+  listClientKeys(accountId: string) {
+    return this.db.read(clientKeys.listClientKeys(accountId));
+  }
+  revokeClientKey(accountId: string, id: string, at: string, audit: AuditRecord) {
+    return this.db.write(clientKeys.revokeClientKey(accountId, id, at, audit));
+  }
+  findDeliveryKey(key: string) {
+    return this.db.read(clientKeys.findDeliveryKey(key));
+  }
+  getLiveStamp(accountId: string) {
+    return this.db.read(clientKeys.getLiveStamp(accountId));
+  }
+  announceLiveChange(accountId: string) {
+    return this.db.read(liveChanged(accountId));
+  }
+
+  /** One snapshot: a publish between two reads could show a live id not in the list. */
+  listConfigs(accountId: string, kind?: ConfigKind) {
+    return this.db.snapshot(configs.listConfigs(accountId, kind));
+  }
+  getConfig(accountId: string, id: string) {
+    return this.db.read(configs.getConfig(accountId, id));
+  }
+  getLiveId(accountId: string) {
+    return this.db.read(configs.liveIdOf(accountId));
+  }
+  history(accountId: string, configId: string) {
+    return this.db.read(configs.history(accountId, configId));
+  }
+  historyAfter(accountId: string, configId: string, revision: number) {
+    return this.db.read(configs.historyAfter(accountId, configId, revision));
+  }
+  changeConfigs<T>(accountId: string, reads: ConfigReads, work: (tx: ConfigTransaction) => T) {
+    return this.db.write(unitOfWork(accountId, reads, work));
+  }
+
+  getPolicy(accountId: string) {
+    return this.db.read(reviews.getPolicy(accountId));
+  }
+  setPolicy(accountId: string, policy: AccountPolicy, at: string, audit: AuditRecord) {
+    return this.db.write(reviews.setPolicy(accountId, policy, at, audit));
+  }
+  listReviews(accountId: string, configId: string) {
+    return this.db.read(reviews.listReviews(accountId, configId));
+  }
+
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord) {
+    return this.db.write(webhooks.insertWebhook(webhook, audit));
+  }
+  listWebhooks(accountId: string) {
+    return this.db.read(webhooks.listWebhooks(accountId));
+  }
+  getWebhook(accountId: string, id: string) {
+    return this.db.read(webhooks.getWebhook(accountId, id));
+  }
+  deleteWebhook(accountId: string, id: string, at: string, audit: AuditRecord) {
+    return this.db.write(webhooks.deleteWebhook(accountId, id, at, audit));
+  }
+
+  listOutboxMessages(accountId: string, webhookId: string, limit: number) {
+    return this.db.read(outbox.listOutboxMessages(accountId, webhookId, limit));
+  }
+  insertOutboxMessage(message: WebhookDeliveryRecord) {
+    return this.db.writeOne(outbox.insertOutboxMessages([message]));
+  }
+  retryOutboxMessage(accountId: string, webhookId: string, messageId: string, at: string) {
+    return this.db.write(outbox.retryOutboxMessage(accountId, webhookId, messageId, at));
+  }
+  onOutboxQueued(listener: OutboxQueuedListener) {
+    return this.outboxQueued.subscribe(listener);
+  }
+  claimDueOutbox(now: string, limit: number, leaseMs: number) {
+    return this.db.write(outbox.claimDueOutbox(now, limit, leaseMs));
+  }
+  recordOutboxAttempt(id: string, result: AttemptResult) {
+    return this.db.writeOne(outbox.recordOutboxAttempt(id, result));
+  }
+  nextOutboxDue() {
+    return this.db.read(outbox.nextOutboxDue());
+  }
+}
