@@ -2,7 +2,7 @@
  * An in-memory WebhookOutbox for the sender's scheduling tests only (the service's tests use
  * the real stores): deliveries claimed one per endpoint, earliest first, under a lease.
  */
-import type { AttemptResult, DueDelivery, WebhookOutbox } from './outbox';
+import type { AttemptResult, DueDelivery, WebhookOutbox } from '../webhooks/outbox';
 
 export interface MemoryDelivery {
   readonly delivery: DueDelivery;
