@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
 import { API_BASE_PATH } from '../contract/endpoints';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
-import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
+import { createAccount, createApiKey, createUser } from './domain/accounts';
+import { ApiKeys, publicApiKey } from './domain/api-keys';
+import { systemClock } from './domain/clock';
 import { startServer } from './server';
 import { settingsFromEnv } from './settings';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
@@ -213,14 +215,7 @@ const COMMANDS: Record<string, Command> = {
         const id = required(values, 'id');
         const key = await store.findApiKey(id);
         if (!key) throw new Error(`there is no API key ${id}`);
-        const at = new Date().toISOString();
-        const revoked = await store.revokeApiKey(
-          key.account_id,
-          id,
-          at,
-          audit(key.account_id, at, 'api_key.revoke', 'operator', id, {}),
-        );
-        return revoked && publicApiKey(revoked);
+        return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, 'operator');
       }),
   },
 };

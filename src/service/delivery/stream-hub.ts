@@ -8,6 +8,7 @@
  */
 import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
 
+import { keyCanRead } from '../domain/client-keys';
 import type { AppViewRead, DeliveryReads, LiveChanges } from './delivery-reads';
 import { appEvent, eventIdOf, HEARTBEAT } from './sse';
 import type { ClientKeyRecord } from '../store/records';
@@ -292,7 +293,7 @@ export class StreamHub {
           const allowed =
             key !== undefined &&
             key.account_id === subscriber.accountId &&
-            (key.apps === null || key.apps.includes(subscriber.appId));
+            keyCanRead(key, subscriber.appId);
           if (!allowed) subscriber.end();
         }
       }),

@@ -1,14 +1,16 @@
 /**
- * Accounts, users and API keys: what the operator's command line and the key endpoints do.
+ * Accounts and users: what the operator's command line (and the tests' fixtures) make. The
+ * API's own key endpoints go through ApiKeys.
  */
-import type { ApiKey, CreatedApiKey } from '../../contract/api-keys';
-import { ROLE_PERMISSIONS, type Permission, type Role } from '../../contract/auth-status';
+import type { CreatedApiKey } from '../../contract/api-keys';
+import type { Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
 import { Refused } from './refusals';
 import { newId } from '../ids';
-import type { ApiKeyRecord, AuditRecord, UserRecord } from '../store/records';
+import type { UserRecord } from '../store/records';
 import type { Store } from '../store/store';
-import { generateSecret, hashSecret, obfuscate } from './api-key-secrets';
+import { ApiKeys, type NewApiKey } from './api-keys';
+import { audit } from './audit';
 
 /** A new account's first config: empty, published and live, so an edit always has a source. */
 export const EMPTY_CONFIG_YAML = '# Apps this account provisions.\napps: []\nab_tests: []\n';
@@ -126,82 +128,10 @@ export async function createUser(
   return user;
 }
 
-/**
- * A key for `user`. Its permissions default to the role's, and may never exceed them, nor
- * (when a key creates it) the creating key's own: a key cannot mint a stronger key.
- */
-export async function createApiKey(
+/** A key for `input.user`, made `input.now` (the operator's, a test's): ApiKeys.issue. */
+export function createApiKey(
   store: Store,
-  input: {
-    user: UserRecord;
-    name: string;
-    permissions?: readonly Permission[];
-    expiresInDays?: number;
-    creatorPermissions?: readonly Permission[];
-    actor: string | null;
-    now: Date;
-  },
+  input: NewApiKey & { readonly now: Date },
 ): Promise<CreatedApiKey> {
-  const ceiling = ROLE_PERMISSIONS[input.user.role].filter(
-    (permission) => !input.creatorPermissions || input.creatorPermissions.includes(permission),
-  );
-  const permissions = input.permissions ? [...input.permissions] : ceiling;
-  const beyond = permissions.filter((permission) => !ceiling.includes(permission));
-  if (beyond.length > 0) {
-    throw new Refused(
-      'beyond_permissions',
-      `A key of this ${input.user.role} can grant at most ${ceiling.join(', ') || 'nothing'}; not ${beyond.join(', ')}`,
-    );
-  }
-  const secret = generateSecret();
-  const at = input.now.toISOString();
-  const key: ApiKeyRecord = {
-    id: newId('key_'),
-    account_id: input.user.account_id,
-    user_id: input.user.id,
-    name: input.name,
-    key_hash: hashSecret(secret),
-    obfuscated_value: obfuscate(secret),
-    permissions,
-    created_at: at,
-    last_used_at: null,
-    expires_at:
-      input.expiresInDays === undefined
-        ? null
-        : new Date(input.now.getTime() + input.expiresInDays * 86_400_000).toISOString(),
-    revoked_at: null,
-  };
-  await store.insertApiKey(
-    key,
-    audit(key.account_id, at, 'api_key.create', input.actor, key.id, {
-      name: key.name,
-      permissions,
-    }),
-  );
-  return { ...publicApiKey(key), secret };
-}
-
-/** A key as the API shows it: never its hash, never its secret. */
-export function publicApiKey(key: ApiKeyRecord): ApiKey {
-  return {
-    id: key.id,
-    name: key.name,
-    obfuscated_value: key.obfuscated_value,
-    permissions: [...key.permissions],
-    created_at: key.created_at,
-    last_used_at: key.last_used_at,
-    expires_at: key.expires_at,
-    revoked_at: key.revoked_at,
-  };
-}
-
-export function audit(
-  accountId: string,
-  at: string,
-  action: string,
-  actor: string | null,
-  targetId: string | null,
-  detail: Record<string, unknown>,
-): AuditRecord {
-  return { account_id: accountId, at, action, actor, target_id: targetId, detail };
+  return new ApiKeys(store, () => input.now).issue(input);
 }

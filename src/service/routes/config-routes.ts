@@ -5,14 +5,9 @@ import { configOfEtag, etagOf, recordEtagOf } from '../../contract/configs';
 import { permissionForEdit } from '../../contract/endpoints';
 import { configJsonSchema } from '../../configs/config-schema';
 import type { ConfigService } from '../domain/config-service';
-import { contentEtagOf, registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import { contentEtagOf, registerEndpoint } from './register-endpoint';
 
-export function registerConfigRoutes(
-  app: FastifyInstance,
-  deps: EndpointDependencies & { configs: ConfigService },
-): void {
-  const { configs } = deps;
-
+export function registerConfigRoutes(app: FastifyInstance, configs: ConfigService): void {
   registerEndpoint(
     app,
     'editConfig',

@@ -20,13 +20,11 @@ import {
   type SuccessStatusOf,
 } from '../../contract/endpoints';
 import { zodIssuesToProblemErrors } from '../../contract/problem';
-import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
 import { authenticationOf, requirePermission } from '../plugins/authentication';
 import { API_COMPRESSION } from '../plugins/compression';
 import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
-import type { Store } from '../store/store';
 
 /** What Fastify sends with a body it serialized. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -69,11 +67,6 @@ export type EndpointOutput<N extends EndpointName> = {
   /** The handler took the response over (`reply.hijack()`) and writes it itself: a stream. */
   | { readonly streamed: true }
 );
-
-export interface EndpointDependencies {
-  readonly store: Store;
-  readonly clock: Clock;
-}
 
 export function registerEndpoint<N extends EndpointName>(
   app: FastifyInstance,
