@@ -12,6 +12,7 @@ import { ifNoneMatchHits } from '../../contract/configs';
 import {
   API_BASE_PATH,
   contract,
+  permissionOf,
   toFastifyPath,
   type Contract,
   type Endpoint,
@@ -73,7 +74,6 @@ export function registerEndpoint<N extends EndpointName>(
   name: N,
   /** May answer at once (no promise) when it has all it needs in memory. */
   handler: (input: EndpointInput<N>) => EndpointOutput<N> | Promise<EndpointOutput<N>>,
-  options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
 ): void {
   const endpoint = contract[name] as Contract[EndpointName];
   const successStatus = Number(
@@ -86,6 +86,8 @@ export function registerEndpoint<N extends EndpointName>(
   const cacheControl =
     endpoint.auth === 'client_key' ? SHARED_REVALIDATED_CACHE_CONTROL : REVALIDATED_CACHE_CONTROL;
   const authentication = authenticationOf(app);
+  const { permission } = endpoint;
+  const bodyPermission = permission !== null && typeof permission !== 'string';
 
   const respond = (request: FastifyRequest, reply: FastifyReply, output: EndpointOutput<N>) => {
     if ('streamed' in output) return reply;
@@ -112,12 +114,9 @@ export function registerEndpoint<N extends EndpointName>(
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
-    // After the rate limit (an onRequest hook) and before the body is read: every request
-    // counts, and one without a valid key learns nothing about its body (401 before 400).
-    // In callback form, so that a key the store looks up at once goes on at once; a 401 or
-    // 403 goes to the error handler. A client key's endpoint has no such hook (a hook costs
-    // its every request, and the delivery URLs are polled): its handler finds the key in
-    // the path, and it reads no body.
+    // After the rate limit, before the body is read: a request without a valid key learns
+    // nothing about its body (401 before 400). Callback form, so that a key found at once
+    // goes on at once. Client keys are found by the handler, in the path.
     ...(endpoint.auth === 'api_key'
       ? {
           preParsing: (
@@ -128,8 +127,7 @@ export function registerEndpoint<N extends EndpointName>(
           ) => {
             const permit = (principal: Principal) => {
               try {
-                if (endpoint.permission && !options.permission)
-                  requirePermission(principal, endpoint.permission);
+                if (typeof permission === 'string') requirePermission(principal, permission);
               } catch (error) {
                 return done(error as Error);
               }
@@ -159,8 +157,9 @@ export function registerEndpoint<N extends EndpointName>(
         body: parseBody(endpoint, request.body),
       };
       const principal = endpoint.auth === 'api_key' ? request.principal : undefined;
-      if (options.permission && principal) {
-        requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
+      // A permission that depends on the body is known only now (a 400 comes before it).
+      if (bodyPermission && principal) {
+        requirePermission(principal, permissionOf(endpoint, parsed.body) as Permission);
       }
       const output = handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
       if (output instanceof Promise) return output.then((done) => respond(request, reply, done));
