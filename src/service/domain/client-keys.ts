@@ -33,7 +33,10 @@ export function generateClientKey(): string {
   return `${CLIENT_KEY_PREFIX}${chars.join('')}`;
 }
 
-/** Whether `key` reads the app `appId` of its account: not revoked, and scoped to every app or this one. */
+/**
+ * The one rule of what a client key reads: the app `appId` of its own account, while it is
+ * not revoked and is scoped to every app or to this one.
+ */
 export function keyCanRead(
   key: Pick<ClientKeyRecord, 'apps' | 'revoked_at'>,
   appId: string,

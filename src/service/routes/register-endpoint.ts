@@ -176,13 +176,9 @@ export function contentEtagOf(document: unknown): string {
 }
 
 /**
- * The JSON Schema, generated from the contract's zod schema, from which Fastify compiles the
- * success response's serializer (fast-json-stringify): it writes exactly the contract's
- * fields, refuses a response that lacks a required one, and costs less than JSON.stringify
- * on a hot route such as GET /auth/status (docs/benchmarks.md). Not for a schema with a
- * union (anyOf, oneOf...): fast-json-stringify picks the branch by validating each value,
- * which costs more than it saves; those responses stay JSON.stringify of the handler's
- * value, parsed against the contract by the API tests.
+ * The success response's JSON Schema, which Fastify compiles into a serializer that writes
+ * exactly the contract's fields, faster than JSON.stringify (docs/benchmarks.md). None for a
+ * union: picking its branch per value costs more than it saves.
  */
 export function compiledResponseSchema(schema: z.ZodMiniType): object | undefined {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
