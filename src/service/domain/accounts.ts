@@ -11,6 +11,7 @@ import type { UserRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { ApiKeys, type NewApiKey } from './api-keys';
 import { audit } from './audit';
+import type { Clock } from './clock';
 
 /** A new account's first config: empty, published and live, so an edit always has a source. */
 export const EMPTY_CONFIG_YAML = '# Apps this account provisions.\napps: []\nab_tests: []\n';
@@ -24,111 +25,136 @@ export interface CreatedAccount {
   readonly live_config_id: string;
 }
 
-export async function createAccount(
-  store: Store,
-  input: {
-    name: string;
-    ownerEmail: string;
-    accountType?: string;
-    initialYaml?: string;
-    now: Date;
-  },
-): Promise<CreatedAccount> {
-  const at = input.now.toISOString();
-  const accountId = newId('acc_');
-  const userId = newId('usr_');
-  const configId = newId('cfg_');
-  const yaml = input.initialYaml ?? EMPTY_CONFIG_YAML;
-  const label = 'Initial config';
-  const report = validateConfigText(yaml, { type: 'published', name: label });
-  if (!report.valid) throw new Error('the initial config of an account must be valid');
-  await store.createAccount({
-    account: {
-      id: accountId,
-      name: input.name,
-      account_type: input.accountType ?? 'standard',
-      idp_organization_id: newId('org_'),
-      created_at: at,
-    },
-    owner: {
-      id: userId,
+export interface NewAccount {
+  readonly name: string;
+  readonly ownerEmail: string;
+  readonly accountType?: string;
+  /** Default: EMPTY_CONFIG_YAML. */
+  readonly initialYaml?: string;
+}
+
+export interface NewUser {
+  readonly accountId: string;
+  readonly email: string;
+  readonly role: Role;
+}
+
+/** What the operator makes: accounts, with their admin owner and first config, and users. */
+export class Accounts {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: NewAccount): Promise<CreatedAccount> {
+    const at = this.clock().toISOString();
+    const accountId = newId('acc_');
+    const userId = newId('usr_');
+    const configId = newId('cfg_');
+    const yaml = input.initialYaml ?? EMPTY_CONFIG_YAML;
+    const label = 'Initial config';
+    const report = validateConfigText(yaml, { type: 'published', name: label });
+    if (!report.valid) throw new Error('the initial config of an account must be valid');
+    await this.store.createAccount({
+      account: {
+        id: accountId,
+        name: input.name,
+        account_type: input.accountType ?? 'standard',
+        idp_organization_id: newId('org_'),
+        created_at: at,
+      },
+      owner: {
+        id: userId,
+        account_id: accountId,
+        email: input.ownerEmail,
+        role: 'admin',
+        idp_user_id: newId('idp_'),
+        created_at: at,
+      },
+      firstConfig: {
+        id: configId,
+        account_id: accountId,
+        kind: 'published',
+        label,
+        yaml: report.yaml ?? yaml,
+        revision: 1,
+        base_config_id: null,
+        valid: true,
+        error_count: 0,
+        warning_count: report.warning_count,
+        issues: report.issues,
+        created_at: at,
+        updated_at: at,
+        published_at: at,
+      },
+      history: {
+        account_id: accountId,
+        config_id: configId,
+        action: 'create',
+        at,
+        revision: 1,
+        summary: label,
+        api_key_id: null,
+        api_key_name: null,
+        actor_email: null,
+        operations: [],
+        applied_paths: [],
+      },
+      audit: audit(accountId, at, 'account.create', null, accountId, {
+        name: input.name,
+        owner: input.ownerEmail,
+      }),
+    });
+    return {
       account_id: accountId,
+      account_name: input.name,
+      user_id: userId,
       email: input.ownerEmail,
       role: 'admin',
-      idp_user_id: newId('idp_'),
-      created_at: at,
-    },
-    firstConfig: {
-      id: configId,
-      account_id: accountId,
-      kind: 'published',
-      label,
-      yaml: report.yaml ?? yaml,
-      revision: 1,
-      base_config_id: null,
-      valid: true,
-      error_count: 0,
-      warning_count: report.warning_count,
-      issues: report.issues,
-      created_at: at,
-      updated_at: at,
-      published_at: at,
-    },
-    history: {
-      account_id: accountId,
-      config_id: configId,
-      action: 'create',
-      at,
-      revision: 1,
-      summary: label,
-      api_key_id: null,
-      api_key_name: null,
-      actor_email: null,
-      operations: [],
-      applied_paths: [],
-    },
-    audit: audit(accountId, at, 'account.create', null, accountId, {
-      name: input.name,
-      owner: input.ownerEmail,
-    }),
-  });
-  return {
-    account_id: accountId,
-    account_name: input.name,
-    user_id: userId,
-    email: input.ownerEmail,
-    role: 'admin',
-    live_config_id: configId,
-  };
-}
-
-export async function createUser(
-  store: Store,
-  input: { accountId: string; email: string; role: Role; now: Date },
-): Promise<UserRecord> {
-  if (!(await store.getAccount(input.accountId))) {
-    throw new Refused('not_found', `There is no account ${input.accountId}`);
+      live_config_id: configId,
+    };
   }
-  const at = input.now.toISOString();
-  const user: UserRecord = {
-    id: newId('usr_'),
-    account_id: input.accountId,
-    email: input.email,
-    role: input.role,
-    idp_user_id: newId('idp_'),
-    created_at: at,
-  };
-  await store.createUser(
-    user,
-    audit(input.accountId, at, 'user.create', null, user.id, {
+
+  async addUser(input: NewUser): Promise<UserRecord> {
+    if (!(await this.store.getAccount(input.accountId))) {
+      throw new Refused('not_found', `There is no account ${input.accountId}`);
+    }
+    const at = this.clock().toISOString();
+    const user: UserRecord = {
+      id: newId('usr_'),
+      account_id: input.accountId,
       email: input.email,
       role: input.role,
-    }),
-  );
-  return user;
+      idp_user_id: newId('idp_'),
+      created_at: at,
+    };
+    await this.store.createUser(
+      user,
+      audit(input.accountId, at, 'user.create', null, user.id, {
+        email: input.email,
+        role: input.role,
+      }),
+    );
+    return user;
+  }
 }
 
-/** A key for `input.user`, made `input.now` (the operator's, a test's): ApiKeys.issue. */
+// Made at a given instant, for the tests' fixtures and the benchmarks' seeds.
+
+export function createAccount(
+  store: Store,
+  input: NewAccount & { readonly now: Date },
+): Promise<CreatedAccount> {
+  return new Accounts(store, () => input.now).create(input);
+}
+
+export function createUser(
+  store: Store,
+  input: NewUser & { readonly now: Date },
+): Promise<UserRecord> {
+  return new Accounts(store, () => input.now).addUser(input);
+}
+
 export function createApiKey(
   store: Store,
   input: NewApiKey & { readonly now: Date },
