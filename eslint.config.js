@@ -84,6 +84,25 @@ const featuresBelowApp = {
 };
 
 /**
+ * The service's domain (src/service/domain) says what happens and what is refused (Refused);
+ * HTTP is the routes' and plugins' business, SQL the store's.
+ */
+const SERVICE = './src/service';
+const serviceBoundaries = [
+  {
+    target: `${SERVICE}/domain`,
+    from: [`${SERVICE}/http-problem.ts`, `${SERVICE}/routes`, `${SERVICE}/plugins`],
+    message:
+      'The domain knows nothing of HTTP: throw Refused (plugins/refusal-problems.ts answers it).',
+  },
+];
+/** Database drivers: only src/service/store/ talks to the database. */
+const databaseDrivers = ['better-sqlite3', 'pg'].map((name) => ({
+  name,
+  message: 'Only src/service/store/ imports a database driver: go through the Store.',
+}));
+
+/**
  * The contract's schemas are zod/mini (src/contract/zod.ts), which the bundler can trim to
  * what is used; classic zod carries everything on every schema, and one import of it in the
  * console would put it back on the first page (docs/benchmarks.md).
@@ -126,7 +145,7 @@ export default tseslint.config(
       'import-x/no-duplicates': 'error',
       'import-x/no-restricted-paths': [
         'error',
-        { zones: [...boundaries, ...consoleBoundaries, featuresBelowApp] },
+        { zones: [...boundaries, ...consoleBoundaries, featuresBelowApp, ...serviceBoundaries] },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': [
@@ -139,6 +158,35 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: [classicZod] }] },
+  },
+  {
+    files: ['src/service/**/*.ts'],
+    ignores: [
+      'src/service/store/**',
+      // Tests may open the database themselves, to see what was written or to break it.
+      'src/service/**/*.test.ts',
+      // Test helpers that run a database of their own: a PostgreSQL cluster, a crashed SQLite.
+      'src/service/testing/postgres-cluster.ts',
+      'src/service/testing/crash-harness.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { paths: [classicZod, ...databaseDrivers] }] },
+  },
+  {
+    files: ['src/service/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [classicZod, ...databaseDrivers],
+          patterns: [
+            {
+              group: ['fastify', 'fastify/*', '@fastify/*'],
+              message: 'The domain knows nothing of HTTP: routes/ and plugins/ use Fastify.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The client library's tests may start the real service (client.integration.test.ts).

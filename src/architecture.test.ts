@@ -1,6 +1,7 @@
 /**
  * The layer rules of eslint.config.js, proven to bite: code that breaks the one-way flow
- * (contract -> configs -> {service, console}) or brings Node into a shared layer is refused.
+ * (contract -> configs -> {service, console}), brings Node into a shared layer, HTTP into the
+ * service's domain or a database driver outside its store is refused.
  */
 import { ESLint } from 'eslint';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,6 +72,46 @@ describe('the architecture is enforced by ESLint', () => {
     );
     expect(await ruleIdsFor(file, configs)).toContain('import-x/no-restricted-paths');
     expect(await ruleIdsFor(file, allowed)).toEqual([]);
+  }, 30_000);
+
+  it.each([
+    ["import { HttpProblem } from '../http-problem';\nexport const probe = HttpProblem;\n"],
+    [
+      "import { registerEndpoint } from '../routes/register-endpoint';\nexport const probe = registerEndpoint;\n",
+    ],
+    [
+      "import { refusalProblem } from '../plugins/refusal-problems';\nexport const probe = refusalProblem;\n",
+    ],
+  ])(
+    'keeps HTTP out of the service domain: %s',
+    async (code) => {
+      expect(await ruleIdsFor('src/service/domain/probe.ts', code)).toContain(
+        'import-x/no-restricted-paths',
+      );
+    },
+    30_000,
+  );
+
+  it('keeps Fastify and the database drivers out of the service domain', async () => {
+    const fastify = "import Fastify from 'fastify';\nexport const probe = Fastify;\n";
+    const plugin = "import compress from '@fastify/compress';\nexport const probe = compress;\n";
+    const driver = "import pg from 'pg';\nexport const probe = pg;\n";
+    for (const code of [fastify, plugin, driver]) {
+      expect(await ruleIdsFor('src/service/domain/probe.ts', code)).toContain(
+        'no-restricted-imports',
+      );
+    }
+  }, 30_000);
+
+  it('lets only the store import a database driver', async () => {
+    const code = "import Database from 'better-sqlite3';\nexport const probe = Database;\n";
+    expect(await ruleIdsFor('src/service/delivery/probe.ts', code)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await ruleIdsFor('src/service/routes/probe.ts', code)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await ruleIdsFor('src/service/store/probe.ts', code)).toEqual([]);
   }, 30_000);
 
   it('lets the console import the config domain and the contract', async () => {

@@ -12,7 +12,8 @@ import { pairedCpuPerRequest, waitForIdle } from '../lib/cpu-per-request';
 import { judged, median, printed, round, type Figure } from '../lib/figures';
 import { benchDataDir, seedAccounts } from '../lib/seed';
 import { startListening, startService, type RunningProcess } from '../lib/service-process';
-import { createClientKey } from '../../src/service/delivery/client-keys';
+import { ClientKeys } from '../../src/service/domain/client-keys';
+import { systemClock } from '../../src/service/domain/clock';
 import { openDatabase } from '../../src/service/store/database';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 
@@ -51,12 +52,11 @@ ab_tests:
 async function seedClientKey(dataDir: string, accountId: string): Promise<string> {
   const store = new SqliteStore(openDatabase(dataDir));
   try {
-    const created = await createClientKey(store, {
+    const created = await new ClientKeys(store, systemClock).issue({
       accountId,
       name: 'Bench apps',
       apps: undefined,
       actor: null,
-      now: new Date(),
     });
     return created.key;
   } finally {

@@ -41,7 +41,8 @@ export interface Endpoint {
    * `client_key`: a client key in the path (`{client_key}`), and no API key is looked at.
    */
   readonly auth: 'public' | 'api_key' | 'client_key';
-  readonly permission: Permission | null;
+  /** Checked before the body is read; a BodyPermission once the body has parsed. */
+  readonly permission: Permission | BodyPermission | null;
   readonly params?: z.ZodMiniObject;
   readonly query?: z.ZodMiniObject;
   /** Request headers, lower-case names. */
@@ -58,6 +59,24 @@ export interface Endpoint {
   readonly stream?: 'text/event-stream';
   /** By status; `null` for a response without a body (204). */
   readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
+}
+
+/** A permission that depends on what the body asks (a verdict needs more than a comment). */
+export interface BodyPermission {
+  /** Each permission the body can need, and when: what the OpenAPI document states. */
+  readonly cases: readonly { readonly permission: Permission; readonly when: string }[];
+  /** The permission this (parsed) body needs: one of `cases`. */
+  readonly of: (body: never) => Permission;
+}
+
+/** The permission a request needs, once its body has parsed; null: none. */
+export function permissionOf(
+  endpoint: Pick<Endpoint, 'permission'>,
+  body: unknown,
+): Permission | null {
+  const { permission } = endpoint;
+  if (permission === null || typeof permission === 'string') return permission;
+  return (permission.of as (body: unknown) => Permission)(body);
 }
 
 export function problems<const S extends ProblemStatus>(

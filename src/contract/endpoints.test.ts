@@ -6,6 +6,7 @@ import {
   contract,
   ENDPOINT_NAMES,
   permissionForEdit,
+  permissionOf,
   toFastifyPath,
   type Endpoint,
   type ParamsOf,
@@ -73,12 +74,18 @@ describe('the contract table', () => {
   });
 
   it('names the permission of each endpoint as docs/api.md does', () => {
+    // A permission that depends on the body: each one it can be.
     const permissions = Object.fromEntries(
-      endpoints.map(([, endpoint]) => [`${endpoint.method} ${endpoint.path}`, endpoint.permission]),
+      endpoints.map(([, { method, path, permission }]) => [
+        `${method} ${path}`,
+        permission === null || typeof permission === 'string'
+          ? permission
+          : permission.cases.map((entry) => entry.permission),
+      ]),
     );
     expect(permissions).toMatchObject({
       'GET /auth/status': null,
-      'POST /config/edit': 'config:write',
+      'POST /config/edit': ['config:write', 'config:publish'],
       'GET /configs': 'config:read',
       'GET /configs/live': 'config:read',
       'GET /configs/{id}': 'config:read',
@@ -91,8 +98,8 @@ describe('the contract table', () => {
       'POST /api-keys': 'api_keys:manage',
       'DELETE /api-keys/{id}': 'api_keys:manage',
       'POST /configs/{id}/review-request': 'config:write',
-      // The least a review needs: a comment; a verdict asks for config:publish.
-      'POST /configs/{id}/reviews': 'config:read',
+      // A comment needs config:read, a verdict config:publish.
+      'POST /configs/{id}/reviews': ['config:read', 'config:publish'],
       'GET /configs/{id}/reviews': 'config:read',
       'GET /account/policy': 'config:read',
       'PUT /account/policy': 'api_keys:manage',
@@ -196,6 +203,16 @@ describe('helpers', () => {
       'config:write',
     );
     expect(permissionForEdit([operations.startAbTest('t')])).toBe('config:publish');
+  });
+
+  it('says which permission a body needs where it depends on the body', () => {
+    expect(permissionOf(contract.addReview, { verdict: 'comment' })).toBe('config:read');
+    expect(permissionOf(contract.addReview, { verdict: 'approve' })).toBe('config:publish');
+    expect(permissionOf(contract.editConfig, { operations: [operations.startAbTest('t')] })).toBe(
+      'config:publish',
+    );
+    expect(permissionOf(contract.getConfig, undefined)).toBe('config:read');
+    expect(permissionOf(contract.getHealth, undefined)).toBeNull();
   });
 });
 

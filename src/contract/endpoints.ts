@@ -12,7 +12,11 @@ import {
   createdApiKeySchema,
 } from './api-keys';
 import { authStatusSchema, type Permission } from './auth-status';
-import { configEditRequestSchema, configEditResultSchema } from './config-edit';
+import {
+  configEditRequestSchema,
+  configEditResultSchema,
+  type ConfigEditRequest,
+} from './config-edit';
 import {
   configIdParamsSchema,
   ifNoneMatchHeadersSchema,
@@ -25,7 +29,7 @@ import {
   jsonSchemaDocumentSchema,
   publishRequestSchema,
 } from './configs';
-import { actionKeyOf, isLifecycleAction, type Operation } from './operations';
+import { actionKeyOf, isLifecycleAction, LIFECYCLE_ACTIONS, type Operation } from './operations';
 import {
   accountPolicySchema,
   newReviewSchema,
@@ -42,6 +46,8 @@ export {
   API_BASE_PATH,
   MAX_BODY_BYTES,
   MAX_CONFIG_YAML_BYTES,
+  permissionOf,
+  type BodyPermission,
   type Endpoint,
   type EndpointTag,
   type HttpMethod,
@@ -92,7 +98,16 @@ export const contract = {
     tag: 'configs',
     seed: true,
     auth: 'api_key',
-    permission: 'config:write',
+    permission: {
+      cases: [
+        { permission: 'config:write', when: 'the operations edit a draft' },
+        {
+          permission: 'config:publish',
+          when: `an operation is an A/B test lifecycle action (${LIFECYCLE_ACTIONS.join(', ')})`,
+        },
+      ],
+      of: (body: ConfigEditRequest) => permissionForEdit(body.operations),
+    },
     headers: ifMatchHeadersSchema,
     body: configEditRequestSchema,
     bodyRequired: true,
@@ -221,7 +236,13 @@ export const contract = {
     tag: 'reviews',
     seed: false,
     auth: 'api_key',
-    permission: 'config:read',
+    permission: {
+      cases: [
+        { permission: 'config:read', when: 'a comment' },
+        { permission: 'config:publish', when: 'a verdict (approve, request_changes)' },
+      ],
+      of: permissionForReview,
+    },
     params: configIdParamsSchema,
     body: newReviewSchema,
     bodyRequired: true,

@@ -71,7 +71,23 @@ describe('the OpenAPI document', () => {
     expect(operationOf('getOpenApiDocument').security).toEqual([]);
     expect(operationOf('getAuthStatus').security).toBeUndefined();
     expect(operationOf('getAuthStatus').responses).toHaveProperty('503');
-    expect(operationOf('editConfig')['x-permission']).toBe('config:write');
+    expect(operationOf('getConfig')['x-permission']).toBe('config:read');
+  });
+
+  it('states a permission that depends on the body case by case, never as one permission', () => {
+    const review = operationOf('addReview');
+    expect(review['x-permission']).toBeUndefined();
+    expect(review['x-permission-by-body']).toEqual([
+      { permission: 'config:read', when: 'a comment' },
+      { permission: 'config:publish', when: 'a verdict (approve, request_changes)' },
+    ]);
+    expect(review.description).toContain('config:publish when a verdict');
+    const edit = operationOf('editConfig');
+    expect(edit['x-permission']).toBeUndefined();
+    expect(edit['x-permission-by-body']?.map((entry) => entry.permission)).toEqual([
+      'config:write',
+      'config:publish',
+    ]);
   });
 
   it('resolves every $ref, and its components carry no $schema or $id', () => {

@@ -40,6 +40,8 @@ export interface OpenApiOperation {
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, OpenApiResponse>;
   'x-permission'?: string;
+  /** For a permission that depends on the body: each one, and when it applies. */
+  'x-permission-by-body'?: { permission: string; when: string }[];
   'x-seed': boolean;
 }
 
@@ -271,9 +273,13 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
     };
 
-    const permissionNote = endpoint.permission
-      ? `Requires the permission ${endpoint.permission}.`
-      : '';
+    const { permission } = endpoint;
+    const permissionNote =
+      permission === null
+        ? ''
+        : typeof permission === 'string'
+          ? `Requires the permission ${permission}.`
+          : `Requires the permission ${permission.cases.map((c) => `${c.permission} when ${c.when}`).join('; ')} (checked once the body is read).`;
     const description = [endpoint.description, permissionNote].filter(Boolean).join(' ');
     const operation: OpenApiOperation = {
       operationId: name,
@@ -292,7 +298,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           }
         : {}),
       responses,
-      ...(endpoint.permission ? { 'x-permission': endpoint.permission } : {}),
+      ...(typeof permission === 'string' ? { 'x-permission': permission } : {}),
+      ...(permission !== null && typeof permission !== 'string'
+        ? { 'x-permission-by-body': permission.cases.map((c) => ({ ...c })) }
+        : {}),
       'x-seed': endpoint.seed,
     };
     paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method.toLowerCase()]: operation };

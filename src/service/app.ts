@@ -5,7 +5,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/endpoints';
 import { systemClock, type Clock } from './domain/clock';
+import { ApiKeys } from './domain/api-keys';
+import { ClientKeys } from './domain/client-keys';
 import { ConfigService } from './domain/config-service';
+import { Reviews } from './domain/reviews';
+import { Webhooks } from './domain/webhooks';
 import { authentication } from './plugins/authentication';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -50,7 +54,6 @@ import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/
 import type { Store } from './store/store';
 import { registerWebhookRoutes } from './routes/webhook-routes';
 import type { UrlPolicy } from './webhooks/url-policy';
-import { Webhooks } from './webhooks/webhooks';
 import { registerWebhookSender } from './webhooks/register-sender';
 import type { WebhookSendingOptions } from './webhooks/sender-wiring';
 
@@ -144,30 +147,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await registerCompression(app);
 
-  const deps = { store: options.store, clock };
-  registerMetaRoutes(app, deps);
-  registerAuthRoutes(app);
+  const { store } = options;
   const edits = options.sharedEditPool ?? new EditPool(options.editPool ?? DEFAULT_EDIT_POOL);
   if (!options.sharedEditPool) {
     app.addHook('onReady', async () => edits.start());
     app.addHook('onClose', () => edits.close());
   }
-  const configs = new ConfigService(options.store, clock, edits);
-  registerConfigRoutes(app, { ...deps, configs });
-  registerReviewRoutes(app, { ...deps, configs });
-  registerApiKeyRoutes(app, deps);
-  registerClientKeyRoutes(app, deps);
-  const webhooks = new Webhooks(
-    options.store,
-    clock,
-    options.webhookUrlPolicy ?? { allowPrivate: false },
-  );
-  registerWebhookRoutes(app, { ...deps, webhooks });
+  const urlPolicy = options.webhookUrlPolicy ?? { allowPrivate: false };
+  // The composition root: each domain object is made here, once, and handed to its routes.
+  const configs = new ConfigService(store, clock, edits);
+  const reviews = new Reviews(store, clock, configs);
+  const apiKeys = new ApiKeys(store, clock);
+  const clientKeys = new ClientKeys(store, clock);
+  const webhooks = new Webhooks(store, clock, urlPolicy);
+
+  registerMetaRoutes(app, store);
+  registerAuthRoutes(app);
+  registerConfigRoutes(app, configs);
+  registerReviewRoutes(app, reviews);
+  registerApiKeyRoutes(app, apiKeys);
+  registerClientKeyRoutes(app, clientKeys);
+  registerWebhookRoutes(app, webhooks);
   if (options.webhookSender !== false) {
-    registerWebhookSender(app, options.store, clock, {
-      ...options.webhookSender,
-      policy: options.webhookUrlPolicy ?? { allowPrivate: false },
-    });
+    registerWebhookSender(app, store, clock, { ...options.webhookSender, policy: urlPolicy });
   }
   registerDeliveryRoutes(app, { reads: deliveryReads });
   registerStreamRoute(app, {

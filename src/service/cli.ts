@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
 import { API_BASE_PATH } from '../contract/endpoints';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
-import { audit, createAccount, createApiKey, createUser, publicApiKey } from './domain/accounts';
+import { Accounts } from './domain/accounts';
+import { ApiKeys, publicApiKey } from './domain/api-keys';
+import { systemClock } from './domain/clock';
 import { startServer } from './server';
 import { settingsFromEnv } from './settings';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
@@ -132,11 +134,10 @@ const COMMANDS: Record<string, Command> = {
     options: { name: { type: 'string' }, 'owner-email': { type: 'string' } },
     run: (values, location) =>
       withStore(location, (store) =>
-        createAccount(store, {
+        new Accounts(store, systemClock).create({
           name: required(values, 'name'),
           ownerEmail:
             typeof values['owner-email'] === 'string' ? values['owner-email'] : 'owner@example.com',
-          now: new Date(),
         }),
       ),
   },
@@ -145,11 +146,10 @@ const COMMANDS: Record<string, Command> = {
     options: { account: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
     run: (values, location) =>
       withStore(location, async (store) => {
-        const user = await createUser(store, {
+        const user = await new Accounts(store, systemClock).addUser({
           accountId: required(values, 'account'),
           email: required(values, 'email'),
           role: role(required(values, 'role')),
-          now: new Date(),
         });
         return {
           user_id: user.id,
@@ -175,7 +175,7 @@ const COMMANDS: Record<string, Command> = {
         if (!user) throw new Error(`there is no user ${userId}`);
         const days = values['expires-in-days'];
         const expiresInDays = typeof days === 'string' ? expiryDays(days) : undefined;
-        const key = await createApiKey(store, {
+        const key = await new ApiKeys(store, systemClock).issue({
           user,
           name: required(values, 'name'),
           ...(typeof values.permissions === 'string'
@@ -183,7 +183,6 @@ const COMMANDS: Record<string, Command> = {
             : {}),
           ...(expiresInDays !== undefined ? { expiresInDays } : {}),
           actor: 'operator',
-          now: new Date(),
         });
         return {
           id: key.id,
@@ -213,14 +212,7 @@ const COMMANDS: Record<string, Command> = {
         const id = required(values, 'id');
         const key = await store.findApiKey(id);
         if (!key) throw new Error(`there is no API key ${id}`);
-        const at = new Date().toISOString();
-        const revoked = await store.revokeApiKey(
-          key.account_id,
-          id,
-          at,
-          audit(key.account_id, at, 'api_key.revoke', 'operator', id, {}),
-        );
-        return revoked && publicApiKey(revoked);
+        return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, 'operator');
       }),
   },
 };

@@ -11,7 +11,7 @@ import { CREATE_APP, editOk, ok } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import type { Store } from '../store/store';
 import type { AttemptResult, DueOutboxMessage } from '../store/outbox/webhook-outbox';
-import { testDelivery } from '../webhooks/webhook-records';
+import { testDelivery } from '../domain/webhook-records';
 
 const T0 = '2026-11-22T10:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1_000).toISOString();

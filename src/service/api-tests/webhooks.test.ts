@@ -17,7 +17,7 @@ import {
   SHOP_YAML,
 } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
-import { SECRET_PATTERN } from '../webhooks/webhooks';
+import { SECRET_PATTERN } from '../domain/webhooks';
 
 const START = '2026-11-22T10:00:00.000Z';
 const URL_A = 'https://hooks.example.com/a';

@@ -18,5 +18,3 @@ export interface DeliveryReads {
   /** The app's view in the account's live config; undefined without such an app. */
   appView(accountId: string, appId: string): Promise<AppViewRead | undefined>;
 }
-
-export type { LiveChangeListener, LiveChanges } from '../store/live-changes/live-changes';

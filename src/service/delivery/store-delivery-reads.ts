@@ -8,6 +8,7 @@ import { deliveryViewOf, type LiveConfigStamp } from '../../configs/delivery-vie
 
 import { configData, parseConfig } from '../../configs/parse';
 
+import { keyCanRead } from '../domain/client-keys';
 import type { Store } from '../store/store';
 
 import type { DeliveryReads } from './delivery-reads';
@@ -54,8 +55,7 @@ export function createDeliveryReads(deps: {
     found: DeliveryKeyLookup | undefined,
     appId: string,
   ): Eventually<CachedAppView | undefined> => {
-    if (!found || found.key.revoked_at !== null || !found.live) return undefined;
-    if (found.key.apps !== null && !found.key.apps.includes(appId)) return undefined;
+    if (!found?.live || !keyCanRead(found.key, appId)) return undefined;
     return cache.view(found.live, appId) ?? build(found.key.account_id, found.live, appId);
   };
 

@@ -8,7 +8,9 @@
  */
 import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
 
-import type { AppViewRead, DeliveryReads, LiveChanges } from './delivery-reads';
+import { keyCanRead } from '../domain/client-keys';
+import type { LiveChanges } from '../store/live-changes/live-changes';
+import type { AppViewRead, DeliveryReads } from './delivery-reads';
 import { appEvent, eventIdOf, HEARTBEAT } from './sse';
 import type { ClientKeyRecord } from '../store/records';
 
@@ -292,7 +294,7 @@ export class StreamHub {
           const allowed =
             key !== undefined &&
             key.account_id === subscriber.accountId &&
-            (key.apps === null || key.apps.includes(subscriber.appId));
+            keyCanRead(key, subscriber.appId);
           if (!allowed) subscriber.end();
         }
       }),

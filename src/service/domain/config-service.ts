@@ -98,7 +98,7 @@ export class ConfigService {
         throw new Refused(
           'invalid_config',
           `The config ${id} is not valid under the current rules`,
-          storedReport(config),
+          { report: storedReport(config) },
         );
       }
       tx.setLive(id);
@@ -154,7 +154,7 @@ export function publishDraft(
     throw new Refused(
       'invalid_config',
       `The draft has ${report.error_count} error${report.error_count === 1 ? '' : 's'}; fix them before publishing`,
-      report,
+      { report },
     );
   }
   requireApprovals(draft, tx.policy());

@@ -3,9 +3,10 @@
  * apps, comments, and one running A/B test, an admin key printed once, and a client key
  * so that an app (or curl) can read its live view at once.
  */
-import { createClientKey } from '../delivery/client-keys';
 import type { Store } from '../store/store';
-import { createAccount, createApiKey, type CreatedAccount } from './accounts';
+import { Accounts, type CreatedAccount } from './accounts';
+import { ApiKeys } from './api-keys';
+import { ClientKeys } from './client-keys';
 
 export const DEMO_CONFIG_YAML = `# Apps this account provisions. Edit them here or through the forms.
 apps:
@@ -51,22 +52,22 @@ export interface DemoAccount {
 }
 
 export async function createDemoAccount(store: Store, now: Date): Promise<DemoAccount> {
-  const account = await createAccount(store, {
+  const clock = () => now;
+  const account = await new Accounts(store, clock).create({
     name: 'Demo',
     ownerEmail: 'demo@example.com',
     accountType: 'demo',
     initialYaml: DEMO_CONFIG_YAML,
-    now,
   });
   const owner = await store.getUser(account.user_id);
   if (!owner) throw new Error('the demo owner was not created');
-  const key = await createApiKey(store, { user: owner, name: 'Demo admin key', actor: null, now });
-  const clientKey = await createClientKey(store, {
+  const apiKeys = new ApiKeys(store, clock);
+  const key = await apiKeys.issue({ user: owner, name: 'Demo admin key', actor: null });
+  const clientKey = await new ClientKeys(store, clock).issue({
     accountId: account.account_id,
     name: 'Demo apps',
     apps: undefined,
     actor: null,
-    now,
   });
   return { account, apiKey: key.secret, clientKey: clientKey.key };
 }

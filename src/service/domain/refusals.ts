@@ -22,16 +22,30 @@ export type RefusalKind =
   /** The reviewer's approval of this revision already counts. */
   | 'already_approved'
   /** A review names a line the draft does not have. */
-  | 'line_not_found';
+  | 'line_not_found'
+  /** A field is well formed, but its value is refused (a webhook URL the policy forbids). */
+  | 'invalid_field';
+
+/** The field an `invalid_field` refusal is about: a JSON Pointer into the body, and why. */
+export interface RefusedField {
+  readonly path: string;
+  readonly message: string;
+}
 
 export class Refused extends Error {
+  /** The report that shows why, for `invalid_config`. */
+  readonly report: ValidationReport | undefined;
+  /** The field at fault, for `invalid_field`. */
+  readonly field: RefusedField | undefined;
+
   constructor(
     readonly kind: RefusalKind,
     message: string,
-    /** The report that shows why, for `invalid_config`. */
-    readonly report?: ValidationReport,
+    detail: { readonly report?: ValidationReport; readonly field?: RefusedField } = {},
   ) {
     super(message);
+    this.report = detail.report;
+    this.field = detail.field;
   }
 }
 

@@ -14,7 +14,7 @@ import type { ConfigRecord } from '../../contract/configs';
 import { newId } from '../ids';
 import type { ConfigRecordRow, Principal, ReviewRecord } from '../store/records';
 import type { Store } from '../store/store';
-import { audit } from './accounts';
+import { audit } from './audit';
 import type { Clock } from './clock';
 import { history } from './config-rows';
 import { publishDraft, type ConfigService } from './config-service';

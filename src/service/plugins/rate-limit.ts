@@ -31,11 +31,9 @@ const MAX_TRACKED_KEYS = 10_000;
 const KEPT_AFTER_EVICTION = 9_000;
 
 /**
- * Fixed-window counters in memory, like the plugin's own LocalStore, except that `incr`
- * answers with a snapshot of the counter. The plugin reads the answer after an `await`; with
- * LocalStore's shared, mutable counter, every request of a concurrent burst read the count
- * after the whole burst, so a burst one over the limit got a 429 for every request, the
- * first `burst` included.
+ * Fixed-window counters in memory, like the plugin's LocalStore, but `incr` answers with a
+ * snapshot: the plugin reads it after an `await`, so a shared counter would make a whole
+ * concurrent burst see its final count and refuse even its first `burst` requests.
  */
 export class FixedWindowStore implements FastifyRateLimitStore {
   private readonly windows = new Map<string, { count: number; start: number }>();

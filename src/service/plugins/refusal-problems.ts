@@ -23,6 +23,7 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   review_not_requested: 'review_not_requested',
   already_approved: 'already_approved',
   line_not_found: 'line_not_found',
+  invalid_field: 'invalid_request',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */
@@ -37,8 +38,10 @@ const OPERATION_REFUSAL_CODES: Readonly<Record<OperationRefusalKind, ProblemCode
 export function refusalProblem(error: unknown): Problem | undefined {
   if (error instanceof EditRefused) return editRefusalProblem(error.refusal);
   if (error instanceof Refused) {
-    const extra = error.report ? { validation: error.report } : {};
-    return problemOf(REFUSAL_PROBLEMS[error.kind], error.message, extra);
+    return problemOf(REFUSAL_PROBLEMS[error.kind], error.message, {
+      ...(error.report ? { validation: error.report } : {}),
+      ...(error.field ? { errors: [{ ...error.field }] } : {}),
+    });
   }
   return undefined;
 }

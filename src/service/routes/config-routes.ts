@@ -2,32 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigEditRequest } from '../../contract/config-edit';
 import { configOfEtag, etagOf, recordEtagOf } from '../../contract/configs';
-import { permissionForEdit } from '../../contract/endpoints';
 import { configJsonSchema } from '../../configs/config-schema';
 import type { ConfigService } from '../domain/config-service';
-import { contentEtagOf, registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import { contentEtagOf, registerEndpoint } from './register-endpoint';
 
-export function registerConfigRoutes(
-  app: FastifyInstance,
-  deps: EndpointDependencies & { configs: ConfigService },
-): void {
-  const { configs } = deps;
-
-  registerEndpoint(
-    app,
-    'editConfig',
-    async ({ principal, body, headers }) => {
-      const ifMatch = headers['if-match'];
-      const expected = ifMatch === undefined ? undefined : (configOfEtag(ifMatch) ?? undefined);
-      const { result, revision } = await configs.edit(
-        principal,
-        body as ConfigEditRequest,
-        expected,
-      );
-      return { body: { ...result, revision }, etag: etagOf(result.id, revision) };
-    },
-    { permission: (body) => permissionForEdit((body as ConfigEditRequest).operations) },
-  );
+export function registerConfigRoutes(app: FastifyInstance, configs: ConfigService): void {
+  registerEndpoint(app, 'editConfig', async ({ principal, body, headers }) => {
+    const ifMatch = headers['if-match'];
+    const expected = ifMatch === undefined ? undefined : (configOfEtag(ifMatch) ?? undefined);
+    const { result, revision } = await configs.edit(principal, body as ConfigEditRequest, expected);
+    return { body: { ...result, revision }, etag: etagOf(result.id, revision) };
+  });
 
   registerEndpoint(app, 'listConfigs', async ({ principal, query }) => ({
     body: await configs.list(principal, query.kind),

@@ -12,6 +12,7 @@ import { ifNoneMatchHits } from '../../contract/configs';
 import {
   API_BASE_PATH,
   contract,
+  permissionOf,
   toFastifyPath,
   type Contract,
   type Endpoint,
@@ -20,13 +21,11 @@ import {
   type SuccessStatusOf,
 } from '../../contract/endpoints';
 import { zodIssuesToProblemErrors } from '../../contract/problem';
-import type { Clock } from '../domain/clock';
 import { HttpProblem } from '../http-problem';
 import { authenticationOf, requirePermission } from '../plugins/authentication';
 import { API_COMPRESSION } from '../plugins/compression';
 import { findIllFormedString } from './well-formed-unicode';
 import type { Principal } from '../store/records';
-import type { Store } from '../store/store';
 
 /** What Fastify sends with a body it serialized. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -70,17 +69,11 @@ export type EndpointOutput<N extends EndpointName> = {
   | { readonly streamed: true }
 );
 
-export interface EndpointDependencies {
-  readonly store: Store;
-  readonly clock: Clock;
-}
-
 export function registerEndpoint<N extends EndpointName>(
   app: FastifyInstance,
   name: N,
   /** May answer at once (no promise) when it has all it needs in memory. */
   handler: (input: EndpointInput<N>) => EndpointOutput<N> | Promise<EndpointOutput<N>>,
-  options: { permission?: (body: EndpointInput<N>['body']) => Permission } = {},
 ): void {
   const endpoint = contract[name] as Contract[EndpointName];
   const successStatus = Number(
@@ -93,6 +86,8 @@ export function registerEndpoint<N extends EndpointName>(
   const cacheControl =
     endpoint.auth === 'client_key' ? SHARED_REVALIDATED_CACHE_CONTROL : REVALIDATED_CACHE_CONTROL;
   const authentication = authenticationOf(app);
+  const { permission } = endpoint;
+  const bodyPermission = permission !== null && typeof permission !== 'string';
 
   const respond = (request: FastifyRequest, reply: FastifyReply, output: EndpointOutput<N>) => {
     if ('streamed' in output) return reply;
@@ -119,12 +114,9 @@ export function registerEndpoint<N extends EndpointName>(
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
-    // After the rate limit (an onRequest hook) and before the body is read: every request
-    // counts, and one without a valid key learns nothing about its body (401 before 400).
-    // In callback form, so that a key the store looks up at once goes on at once; a 401 or
-    // 403 goes to the error handler. A client key's endpoint has no such hook (a hook costs
-    // its every request, and the delivery URLs are polled): its handler finds the key in
-    // the path, and it reads no body.
+    // After the rate limit, before the body is read: a request without a valid key learns
+    // nothing about its body (401 before 400). Callback form, so that a key found at once
+    // goes on at once. Client keys are found by the handler, in the path.
     ...(endpoint.auth === 'api_key'
       ? {
           preParsing: (
@@ -135,8 +127,7 @@ export function registerEndpoint<N extends EndpointName>(
           ) => {
             const permit = (principal: Principal) => {
               try {
-                if (endpoint.permission && !options.permission)
-                  requirePermission(principal, endpoint.permission);
+                if (typeof permission === 'string') requirePermission(principal, permission);
               } catch (error) {
                 return done(error as Error);
               }
@@ -166,8 +157,9 @@ export function registerEndpoint<N extends EndpointName>(
         body: parseBody(endpoint, request.body),
       };
       const principal = endpoint.auth === 'api_key' ? request.principal : undefined;
-      if (options.permission && principal) {
-        requirePermission(principal, options.permission(parsed.body as EndpointInput<N>['body']));
+      // A permission that depends on the body is known only now (a 400 comes before it).
+      if (bodyPermission && principal) {
+        requirePermission(principal, permissionOf(endpoint, parsed.body) as Permission);
       }
       const output = handler({ request, reply, principal, ...parsed } as EndpointInput<N>);
       if (output instanceof Promise) return output.then((done) => respond(request, reply, done));
@@ -184,13 +176,9 @@ export function contentEtagOf(document: unknown): string {
 }
 
 /**
- * The JSON Schema, generated from the contract's zod schema, from which Fastify compiles the
- * success response's serializer (fast-json-stringify): it writes exactly the contract's
- * fields, refuses a response that lacks a required one, and costs less than JSON.stringify
- * on a hot route such as GET /auth/status (docs/benchmarks.md). Not for a schema with a
- * union (anyOf, oneOf...): fast-json-stringify picks the branch by validating each value,
- * which costs more than it saves; those responses stay JSON.stringify of the handler's
- * value, parsed against the contract by the API tests.
+ * The success response's JSON Schema, which Fastify compiles into a serializer that writes
+ * exactly the contract's fields, faster than JSON.stringify (docs/benchmarks.md). None for a
+ * union: picking its branch per value costs more than it saves.
  */
 export function compiledResponseSchema(schema: z.ZodMiniType): object | undefined {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });

@@ -1,32 +1,19 @@
 /** Review before publishing: review requests, reviews and the account's policy (docs/api.md). */
 import type { FastifyInstance } from 'fastify';
 import { recordEtagOf } from '../../contract/configs';
-import { permissionForReview } from '../../contract/endpoints';
-import type { NewReview } from '../../contract/reviews';
-import type { ConfigService } from '../domain/config-service';
-import { Reviews } from '../domain/reviews';
-import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import type { Reviews } from '../domain/reviews';
+import { registerEndpoint } from './register-endpoint';
 
-export function registerReviewRoutes(
-  app: FastifyInstance,
-  deps: EndpointDependencies & { configs: ConfigService },
-): void {
-  const reviews = new Reviews(deps.store, deps.clock, deps.configs);
-
+export function registerReviewRoutes(app: FastifyInstance, reviews: Reviews): void {
   registerEndpoint(app, 'requestReview', async ({ principal, params, body }) => {
     const config = await reviews.request(principal, params.id, body);
     return { body: config, etag: recordEtagOf(config) };
   });
 
-  registerEndpoint(
-    app,
-    'addReview',
-    async ({ principal, params, body }) => ({
-      status: 201,
-      body: await reviews.add(principal, params.id, body),
-    }),
-    { permission: (body) => permissionForReview(body as NewReview) },
-  );
+  registerEndpoint(app, 'addReview', async ({ principal, params, body }) => ({
+    status: 201,
+    body: await reviews.add(principal, params.id, body),
+  }));
 
   registerEndpoint(app, 'listReviews', async ({ principal, params }) => ({
     body: await reviews.list(principal, params.id),

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import type { DeliveryViewReads } from '../delivery/store-delivery-reads';
+import { keyCanRead } from '../domain/client-keys';
 import { EVENT_STREAM_CONTENT_TYPE } from '../delivery/sse';
 
 import type { StreamHub } from '../delivery/stream-hub';
@@ -16,7 +17,6 @@ import { HttpProblem } from '../http-problem';
 import { deliveryNotFound } from './delivery-routes';
 
 import { registerEndpoint } from './register-endpoint';
-import type { ClientKeyRecord } from '../store/records';
 
 /** Seconds a client is told to wait when the instance holds its most streams. */
 export const STREAMS_FULL_RETRY_AFTER_S = 5;
@@ -24,10 +24,6 @@ export const STREAMS_FULL_RETRY_AFTER_S = 5;
 export interface StreamRouteDependencies {
   readonly reads: DeliveryViewReads;
   readonly streams: StreamHub;
-}
-
-export function keyReads(key: ClientKeyRecord, appId: string): boolean {
-  return key.apps === null || key.apps.includes(appId);
 }
 
 function streamsFull(max: number): HttpProblem {
@@ -48,7 +44,7 @@ export function registerStreamRoute(
     if (streams.full) throw streamsFull(deps.maxStreams);
     const changesHeardBefore = streams.changesHeard();
     const key = await reads.clientKey(params.client_key);
-    if (!key || !keyReads(key, query.app)) throw deliveryNotFound();
+    if (!key || !keyCanRead(key, query.app)) throw deliveryNotFound();
     // As the GET reads it: the live stamp with the key, the view from the cache.
     const read = await reads.viewByKey(params.client_key, query.app);
     if (!read) throw deliveryNotFound();

@@ -1,17 +1,11 @@
 /** `/webhooks` and its deliveries (docs/webhooks.md). */
 import type { FastifyInstance } from 'fastify';
-import { publicWebhook } from '../webhooks/webhook-records';
-import type { Webhooks } from '../webhooks/webhooks';
-import { registerEndpoint, type EndpointDependencies } from './register-endpoint';
+import type { Webhooks } from '../domain/webhooks';
+import { registerEndpoint } from './register-endpoint';
 
-export function registerWebhookRoutes(
-  app: FastifyInstance,
-  deps: EndpointDependencies & { readonly webhooks: Webhooks },
-): void {
-  const { store, webhooks } = deps;
-
+export function registerWebhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
   registerEndpoint(app, 'listWebhooks', async ({ principal }) => ({
-    body: (await store.listWebhooks(principal.account.id)).map(publicWebhook),
+    body: await webhooks.list(principal),
   }));
 
   registerEndpoint(app, 'createWebhook', async ({ principal, body }) => ({

@@ -22,7 +22,7 @@ import { openDatabase } from './database';
 
 import { SqliteStore } from './sqlite-store';
 
-import { testDelivery } from '../webhooks/webhook-records';
+import { testDelivery } from '../domain/webhook-records';
 import type { WebhookRecord } from './records';
 
 const MODULES = {

@@ -2,7 +2,7 @@
  * What a `LiveChanges` announces, kept in order, with a wait for the next announcement
  * that matches: for tests of the stores' live changes. Test-only.
  */
-import type { LiveChanges } from '../delivery/delivery-reads';
+import type { LiveChanges } from '../store/live-changes/live-changes';
 import type { NewConfig } from '../store/records';
 import type { Store } from '../store/store';
 

@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
-import { MemoryOutbox } from './memory-outbox';
+import { MemoryOutbox } from '../testing/memory-outbox';
 import { registerWebhookSender } from './register-sender';
 
 const closers: (() => Promise<void>)[] = [];

@@ -6,7 +6,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PostOutcome } from './http-post';
-import { MemoryOutbox } from './memory-outbox';
+import { MemoryOutbox } from '../testing/memory-outbox';
 import { WebhookSender, type PostDelivery, type WebhookSenderSettings } from './sender';
 
 const ok: PostOutcome = { status: 200, error: null, excerpt: '' };

@@ -4,31 +4,21 @@
  * sent); a test event and a retry queued as deliveries for the sender.
  */
 import { randomBytes } from 'node:crypto';
-
 import {
   WEBHOOK_DELIVERIES_LISTED,
   WEBHOOK_SECRET_PREFIX,
   type CreatedWebhook,
   type CreateWebhookRequest,
+  type Webhook,
   type WebhookDelivery,
 } from '../../contract/webhooks';
-
-import { audit } from '../domain/accounts';
-
-import type { Clock } from '../domain/clock';
-
-import { notFound } from '../domain/refusals';
-
-import { HttpProblem } from '../http-problem';
-
 import { newId } from '../ids';
-
 import type { Principal, WebhookRecord } from '../store/records';
-
 import type { Store } from '../store/store';
-
-import { refuseWebhookUrl, type UrlPolicy } from './url-policy';
-
+import { refuseWebhookUrl, type UrlPolicy } from '../webhooks/url-policy';
+import { audit } from './audit';
+import type { Clock } from './clock';
+import { notFound, Refused } from './refusals';
 import { publicDelivery, publicWebhook, testDelivery } from './webhook-records';
 
 /** Bytes of randomness in a signing secret (Standard Webhooks asks for 24 to 64). */
@@ -47,11 +37,15 @@ export class Webhooks {
     private readonly urlPolicy: UrlPolicy,
   ) {}
 
+  async list(principal: Principal): Promise<Webhook[]> {
+    return (await this.store.listWebhooks(principal.account.id)).map(publicWebhook);
+  }
+
   async create(principal: Principal, request: CreateWebhookRequest): Promise<CreatedWebhook> {
     const refusal = refuseWebhookUrl(request.url, this.urlPolicy);
     if (refusal) {
-      throw HttpProblem.of('invalid_request', `The webhook URL ${refusal}`, {
-        errors: [{ path: '/url', message: refusal }],
+      throw new Refused('invalid_field', `The webhook URL ${refusal}`, {
+        field: { path: '/url', message: refusal },
       });
     }
     const now = this.clock();
@@ -106,8 +100,8 @@ export class Webhooks {
     const outcome = await this.store.retryOutboxMessage(principal.account.id, id, deliveryId, at);
     if (outcome.kind === 'not_found') throw notFound(`The delivery ${deliveryId}`);
     if (outcome.kind === 'not_failed') {
-      throw HttpProblem.of(
-        'conflict',
+      throw new Refused(
+        'not_allowed_in_state',
         `The delivery ${deliveryId} is ${outcome.delivery.status}; only a failed delivery is retried`,
       );
     }
