@@ -2,15 +2,9 @@
  * A computed edit written in one unit of work: the draft updated or created (or, for a
  * lifecycle step, a new published version made live), its history entry, and the answer.
  */
-import type {
-  AppliedRange,
-  ConfigEditRequest,
-  ConfigEditResult,
-  ConfigKind,
-} from '../../contract/config-edit';
+import type { ConfigEditRequest, ConfigEditResult, ConfigKind } from '../../contract/config-edit';
 import type { ConfigSummary } from '../../contract/configs';
-import type { Operation, TextChange } from '../../contract/operations';
-import type { ValidationReport } from '../../contract/validation';
+import type { AppliedEdit } from '../edit-work/edit-task';
 import type { ConfigRecordRow, HistoryRecord, Principal } from '../store/records';
 import type { ConfigTransaction } from '../store/store';
 import { history, newRow, reportColumns, toSummary } from './config-rows';
@@ -22,20 +16,12 @@ export interface EditOutcome {
   readonly revision: number;
 }
 
-export interface ComputedEdit {
+export interface ComputedEdit extends AppliedEdit {
   readonly lifecycle: boolean;
   /** The config the result is stored as: the same draft, or a new draft or published config. */
   readonly resultId: string;
   readonly label: string;
   readonly at: string;
-  readonly yaml: string;
-  readonly report: ValidationReport;
-  readonly appliedPaths: string[];
-  readonly appliedRanges: AppliedRange[];
-  readonly mergedRevisions: readonly number[];
-  readonly movedOperations?: readonly Operation[];
-  readonly textChanges: readonly TextChange[];
-  readonly textRebased?: boolean;
 }
 
 /** Writes a computed edit in the unit of work `tx`. */

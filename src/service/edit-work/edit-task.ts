@@ -41,26 +41,27 @@ export interface MergeTask {
   readonly earlier: readonly (readonly Operation[])[];
 }
 
+/** An edit applied: the saved text, its report, and what the answer and history say of it. */
+export interface AppliedEdit {
+  readonly yaml: string;
+  readonly report: ValidationReport;
+  readonly appliedPaths: string[];
+  readonly appliedRanges: AppliedRange[];
+  readonly mergedRevisions: readonly number[];
+  /** The operations as applied, when a merge moved their positions or carried the typed text over (history keeps these). */
+  readonly movedOperations?: readonly Operation[];
+  /** How the edit changed the text, for carrying a later typed text over this edit. */
+  readonly textChanges: readonly TextChange[];
+  /** A merged edit's typed text: carried over (true), or written by the service (false). */
+  readonly textRebased?: boolean;
+}
+
 export type EditTaskResult =
-  | {
+  | (AppliedEdit & {
       readonly kind: 'applied';
-      readonly yaml: string;
-      readonly report: ValidationReport;
-      readonly appliedPaths: string[];
-      readonly appliedRanges: AppliedRange[];
-      readonly mergedRevisions: readonly number[];
-      /**
-       * The operations as applied, when a merge moved their positions or carried the typed
-       * text over (history keeps these).
-       */
-      readonly movedOperations?: readonly Operation[];
-      /** How the edit changed the text, for carrying a later typed text over this edit. */
-      readonly textChanges: readonly TextChange[];
-      /** A merged edit's typed text: carried over (true), or written by the service (false). */
-      readonly textRebased?: boolean;
       /** Whether the config's parsed document was in the cache (else it was parsed). */
       readonly cacheHit: boolean;
-    }
+    })
   | { readonly kind: 'refused'; readonly refusal: OperationRefusal }
   | { readonly kind: 'too_large'; readonly limitBytes: number }
   | { readonly kind: 'conflict'; readonly conflicts: readonly EditConflict[] }
