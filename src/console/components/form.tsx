@@ -14,6 +14,7 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import type { z } from '../../contract/zod';
+import { Button } from './button';
 import { CheckboxField, SelectField, TextAreaField, TextField } from './form-fields';
 
 export type FormMethods<
@@ -103,4 +104,36 @@ export function FormSelectField({ name, ...props }: Named<ComponentProps<typeof 
 export function FormCheckboxField({ name, ...props }: Named<ComponentProps<typeof CheckboxField>>) {
   const { registration } = useField(name);
   return <CheckboxField {...props} {...registration} />;
+}
+
+/**
+ * A form's last row: why the last submit failed (when it did, and no field took the blame),
+ * then the submit button and any other buttons, such as Cancel.
+ */
+export function FormActions({
+  failure,
+  submitLabel,
+  pending,
+  children,
+}: {
+  failure: string | null | false;
+  submitLabel: string;
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      {failure && (
+        <p role="alert" className="alert alert-error">
+          {failure}
+        </p>
+      )}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" pending={pending}>
+          {submitLabel}
+        </Button>
+        {children}
+      </div>
+    </>
+  );
 }

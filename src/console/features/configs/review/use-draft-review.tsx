@@ -56,7 +56,7 @@ export function useDraftReview({
     seenRevision.current = config.revision;
     void queryClient.invalidateQueries({ queryKey: configsKeys.detail(config.id) });
     void queryClient.invalidateQueries({ queryKey: configsKeys.reviews(config.id) });
-    void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
   }, [isDraft, config.id, config.revision, queryClient]);
 
   const reviews = useReviews(isDraft ? config.id : null);

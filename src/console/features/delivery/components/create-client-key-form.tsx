@@ -12,9 +12,14 @@ import {
   type CreateClientKeyRequest,
 } from '../../../../contract/delivery';
 import { z } from '../../../../contract/zod';
-import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  FormTextField,
+  type FormMethods,
+} from '../../../components/form';
 import { FieldError } from '../../../components/form-fields';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
@@ -134,16 +139,11 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
                 ))}
                 <FieldError id={appsErrorId} message={appsError} />
               </fieldset>
-              {failure && (
-                <p role="alert" className="alert alert-error">
-                  {failure}
-                </p>
-              )}
-              <div className="form-actions">
-                <Button type="submit" variant="primary" pending={create.isPending}>
-                  Create client key
-                </Button>
-              </div>
+              <FormActions
+                failure={failure}
+                submitLabel="Create client key"
+                pending={create.isPending}
+              />
             </>
           );
         }}

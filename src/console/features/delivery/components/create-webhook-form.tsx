@@ -11,8 +11,13 @@ import {
   type CreateWebhookRequest,
 } from '../../../../contract/webhooks';
 import { z } from '../../../../contract/zod';
-import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  FormTextField,
+  type FormMethods,
+} from '../../../components/form';
 import { FieldError } from '../../../components/form-fields';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
@@ -144,16 +149,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (webhook: CreatedW
                 autoComplete="off"
                 maxLength={WEBHOOK_DESCRIPTION_MAX_LENGTH}
               />
-              {failure && (
-                <p role="alert" className="alert alert-error">
-                  {failure}
-                </p>
-              )}
-              <div className="form-actions">
-                <Button type="submit" variant="primary" pending={create.isPending}>
-                  Add webhook
-                </Button>
-              </div>
+              <FormActions failure={failure} submitLabel="Add webhook" pending={create.isPending} />
             </>
           );
         }}

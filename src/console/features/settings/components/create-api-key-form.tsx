@@ -12,12 +12,17 @@ import {
   type CreatedApiKey,
 } from '../../../../contract/api-keys';
 import type { Permission } from '../../../../contract/auth-status';
-import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import { ShownOnce } from '../../../components/shown-once';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  FormTextField,
+  type FormMethods,
+} from '../../../components/form';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateApiKey } from '../api/create-api-key';
-import { NewApiKey } from './new-api-key';
 
 const DAYS_MESSAGE = `Enter a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS}, or leave it empty.`;
 
@@ -128,18 +133,23 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
           step={1}
           className="field-narrow"
         />
-        {failure && (
-          <p role="alert" className="alert alert-error">
-            {failure}
-          </p>
-        )}
-        <div className="form-actions">
-          <Button type="submit" variant="primary" pending={create.isPending}>
-            Create key
-          </Button>
-        </div>
+        <FormActions failure={failure} submitLabel="Create key" pending={create.isPending} />
       </Form>
-      {created && <NewApiKey created={created} onDone={() => setCreated(null)} />}
+      {created && (
+        <ShownOnce
+          intro={
+            <>
+              Created <strong>{created.name}</strong>.
+            </>
+          }
+          label="New API key"
+          value={created.secret}
+          copyLabel="Copy key"
+          copied="Key"
+          warning="Copy this key now: it will not be shown again."
+          onDone={() => setCreated(null)}
+        />
+      )}
     </div>
   );
 }
