@@ -5,6 +5,7 @@ import { Time } from '../../../components/time';
 import { LIVE } from '../../../api/get-config';
 import type { AbTestSource } from '../../../ab-test-kit/api/get-ab-test-source';
 import { testPath } from '../test-path';
+import { DataTable } from '../../../components/data-table';
 
 export const STATUS_LABELS: Record<string, string> = {
   draft: 'Draft',
@@ -89,55 +90,47 @@ export function testRows(sources: readonly AbTestSource[]) {
 export function AbTestTable({ sources }: AbTestTableProps) {
   const rows = testRows(sources);
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">A/B tests</caption>
-        <thead>
-          <tr>
-            <th scope="col">Test</th>
-            <th scope="col">Status</th>
-            <th scope="col">App</th>
-            <th scope="col">Variants and weights</th>
-            <th scope="col">Config</th>
-            <th scope="col">Started</th>
-            <th scope="col">Ended</th>
-            <th scope="col">Winner</th>
+    <DataTable
+      caption="A/B tests"
+      columns={[
+        'Test',
+        'Status',
+        'App',
+        'Variants and weights',
+        'Config',
+        'Started',
+        'Ended',
+        'Winner',
+      ]}
+      rows={rows}
+      empty="No A/B tests yet."
+    >
+      {({ source, test }) => {
+        const where = configOf(source);
+        return (
+          <tr key={`${source.config.id} ${test.id}`}>
+            <th scope="row">
+              <Link to={testPath(where.routeId, test.id)}>{test.id}</Link>
+              {test.description && <p className="muted cell-note">{test.description}</p>}
+            </th>
+            <td>
+              <span className={`status status-${test.status ?? 'none'}`}>
+                {statusLabel(test.status)}
+              </span>
+            </td>
+            <td>{test.app ?? '—'}</td>
+            <td>
+              <VariantWeights test={test} />
+            </td>
+            <td>
+              <Link to={where.path}>{where.text}</Link>
+            </td>
+            <td>{test.startedAt ? <Time value={test.startedAt} /> : '—'}</td>
+            <td>{test.endedAt ? <Time value={test.endedAt} /> : '—'}</td>
+            <td>{test.winner ?? '—'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={8}>No A/B tests yet.</td>
-            </tr>
-          )}
-          {rows.map(({ source, test }) => {
-            const where = configOf(source);
-            return (
-              <tr key={`${source.config.id} ${test.id}`}>
-                <th scope="row">
-                  <Link to={testPath(where.routeId, test.id)}>{test.id}</Link>
-                  {test.description && <p className="muted cell-note">{test.description}</p>}
-                </th>
-                <td>
-                  <span className={`status status-${test.status ?? 'none'}`}>
-                    {statusLabel(test.status)}
-                  </span>
-                </td>
-                <td>{test.app ?? '—'}</td>
-                <td>
-                  <VariantWeights test={test} />
-                </td>
-                <td>
-                  <Link to={where.path}>{where.text}</Link>
-                </td>
-                <td>{test.startedAt ? <Time value={test.startedAt} /> : '—'}</td>
-                <td>{test.endedAt ? <Time value={test.endedAt} /> : '—'}</td>
-                <td>{test.winner ?? '—'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      }}
+    </DataTable>
   );
 }
