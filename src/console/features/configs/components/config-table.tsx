@@ -2,7 +2,7 @@ import type { ConfigSummary } from '../../../../contract/configs';
 import { Link } from 'react-router';
 import { Time } from '../../../components/time';
 import { describeIssueCounts } from '../../../editor/markers';
-import { describeReviewState } from '../list-review';
+import { reviewStatusOf } from '../review/review-state';
 import { DataTable } from '../../../components/data-table';
 
 interface ConfigTableProps {
@@ -48,7 +48,7 @@ export function ConfigTable({
           <td>{config.kind === 'draft' ? 'Draft' : 'Published'}</td>
           <td>{config.revision}</td>
           <td className={config.valid ? undefined : 'invalid'}>{validityOf(config)}</td>
-          <td>{describeReviewState(config.review)}</td>
+          <td>{reviewStatusOf(config.review, { short: true })}</td>
           <td>
             {config.live ? (
               <strong>Live</strong>
