@@ -1,74 +1,23 @@
 /**
- * A config as the A/B test pages read it: the record, through the same cache entry as the
- * configs pages (a save on either side refreshes the other), and its apps and tests, read
- * from the YAML in the operations worker so that a large config never stalls the page.
+ * The configs as the A/B test pages read them: the live config and the drafts, each with
+ * its apps and tests (api/get-config-contents), in the same cache entries as every page.
  */
-import {
-  queryOptions,
-  skipToken,
-  useQueries,
-  useQuery,
-  type UseQueryResult,
-} from '@tanstack/react-query';
-import type { ConfigContents } from '../../../configs';
-import type { ConfigRecord, ConfigSummary } from '../../../contract/configs';
-import { configsKeys } from '../../api/config-keys';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { ConfigSummary } from '../../../contract/configs';
 import { configQueryOptions, LIVE } from '../../api/get-config';
+import {
+  configContentsQueryOptions,
+  withContentsOf,
+  type ConfigWithContents,
+} from '../../api/get-config-contents';
 import { configsQueryOptions } from '../../api/get-configs';
 import { ApiProblem } from '../../lib/api-client';
-import { operationsClient } from '../../editor/operations-client';
 
-export interface AbTestSource {
-  readonly config: ConfigRecord;
-  /** null: the config's text does not parse (a broken draft); it has no tests to show. */
-  readonly contents: ConfigContents | null;
-}
+/** A config as the A/B test pages read it: its record, and its apps and tests. */
+export type AbTestSource = ConfigWithContents;
 
 /** At most this many drafts are read for the list; the newest come first. */
 export const MAX_DRAFTS_LISTED = 20;
-
-export function configContentsQueryOptions(config: ConfigRecord | undefined) {
-  // The id and revision name the text: keying by the YAML itself would hash megabytes.
-  // eslint-disable-next-line @tanstack/query/exhaustive-deps
-  return queryOptions({
-    queryKey: configsKeys.contents(config?.id ?? '', config?.revision ?? 0),
-    queryFn: config
-      ? () => operationsClient().run({ kind: 'contents', text: config.yaml })
-      : skipToken,
-    // The text of one revision of a config never changes.
-    staleTime: Infinity,
-  });
-}
-
-/** One config's record and contents, seen as one query. */
-export type AbTestSourceQuery = (
-  | { isPending: true; isError: false; error: null; data: undefined }
-  | { isPending: false; isError: true; error: unknown; data: undefined }
-  | { isPending: false; isError: false; error: null; data: AbTestSource }
-) & { isFetching: boolean; refetch(): void };
-
-function sourceOf(
-  record: UseQueryResult<ConfigRecord>,
-  contents: UseQueryResult<ConfigContents | null>,
-): AbTestSourceQuery {
-  const common = {
-    isFetching: record.isFetching || contents.isFetching,
-    refetch: () => void record.refetch(),
-  };
-  const error = record.error ?? contents.error;
-  if (error !== null) return { ...common, isPending: false, isError: true, error, data: undefined };
-  if (record.data === undefined || contents.data === undefined) {
-    return { ...common, isPending: true, isError: false, error: null, data: undefined };
-  }
-  const data = { config: record.data, contents: contents.data };
-  return { ...common, isPending: false, isError: false, error: null, data };
-}
-
-export function useAbTestSource(configId: string): AbTestSourceQuery {
-  const record = useQuery(configQueryOptions(configId));
-  const contents = useQuery(configContentsQueryOptions(record.data));
-  return sourceOf(record, contents);
-}
 
 function isGone(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 404;
@@ -105,7 +54,7 @@ export function useAbTestSources(): AbTestSources {
   });
   const sources = records.flatMap((record, index) => {
     const content = contents[index];
-    return content ? [sourceOf(record, content)] : [];
+    return content ? [withContentsOf(record, content)] : [];
   });
   return {
     // sources[0] is the live config's (ids[0] is LIVE).

@@ -10,7 +10,8 @@ import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
 import { LIVE } from '../../api/get-config';
-import { useAbTestSource, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import type { AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { useConfigWithContents } from '../../api/get-config-contents';
 import { describeIssue } from '../../ab-test-kit/components/request-problem';
 import { StepDialog } from '../../ab-test-kit/components/step-dialogs';
 import { UnitAssignmentBox } from '../../ab-test-kit/components/unit-assignment-box';
@@ -24,7 +25,7 @@ import { DataTable } from '../../components/data-table';
 export function AbTestPage() {
   const { configId = LIVE, testId = '' } = useParams();
   usePageTitle(`A/B test ${testId}`);
-  const source = useAbTestSource(configId);
+  const source = useConfigWithContents(configId);
   const outcome = usePageOutcome();
   const test = source.data?.contents?.abTests.find((candidate) => candidate.id === testId);
 
