@@ -18,26 +18,19 @@ import {
   FormActions,
   FormCheckboxField,
   FormTextField,
+  placeServerErrors,
+  trimmedText,
   type FormMethods,
 } from '../../../components/form';
 import { FieldError } from '../../../components/form-fields';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateClientKey } from '../api/create-client-key';
 
 const TOO_MANY_APPS = `Choose at most ${CLIENT_KEY_MAX_APPS} apps, or none for all of them.`;
 
 const createClientKeyFormSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a name for the key.'),
-      z.maxLength(
-        CLIENT_KEY_NAME_MAX_LENGTH,
-        `Use at most ${CLIENT_KEY_NAME_MAX_LENGTH} characters.`,
-      ),
-    ),
+  name: trimmedText(CLIENT_KEY_NAME_MAX_LENGTH, 'Enter a name for the key.'),
   scope: z
     .record(z.string(), z.boolean())
     .check(
@@ -81,10 +74,9 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
         onCreated(key);
       },
       onError: (error) => {
-        const nameError =
-          error instanceof ApiProblem ? error.errors.find((entry) => entry.path === '/name') : null;
-        if (nameError) setError('name', { message: nameError.message });
-        else setFailure(`The client key was not created. ${describeError(error)}`);
+        if (!placeServerErrors(error, { '/name': 'name' }, setError)) {
+          setFailure(`The client key was not created. ${describeError(error)}`);
+        }
       },
     });
   };

@@ -16,6 +16,7 @@ import {
   FormActions,
   FormCheckboxField,
   FormTextField,
+  trimmedText,
   type FormMethods,
 } from '../../../components/form';
 import { FieldError } from '../../../components/form-fields';
@@ -35,25 +36,12 @@ function isWebUrl(text: string): boolean {
 }
 
 const createWebhookFormSchema = z.object({
-  url: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter the URL that receives the events.'),
-      z.maxLength(WEBHOOK_URL_MAX_LENGTH, `Use at most ${WEBHOOK_URL_MAX_LENGTH} characters.`),
-      z.refine(isWebUrl, 'Enter a whole URL, starting with https://.'),
-    ),
+  url: trimmedText(WEBHOOK_URL_MAX_LENGTH, 'Enter the URL that receives the events.').check(
+    z.refine(isWebUrl, 'Enter a whole URL, starting with https://.'),
+  ),
   // One checkbox per WEBHOOK_EVENTS entry, by index: the events' dots would nest as field names.
   events: z.array(z.boolean()).check(z.refine((chosen) => chosen.some(Boolean), CHOOSE_AN_EVENT)),
-  description: z
-    .string()
-    .check(
-      z.trim(),
-      z.maxLength(
-        WEBHOOK_DESCRIPTION_MAX_LENGTH,
-        `Use at most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters.`,
-      ),
-    ),
+  description: trimmedText(WEBHOOK_DESCRIPTION_MAX_LENGTH),
 });
 
 type CreateWebhookFormInput = z.input<typeof createWebhookFormSchema>;

@@ -18,22 +18,18 @@ import {
   FormActions,
   FormCheckboxField,
   FormTextField,
+  placeServerErrors,
+  trimmedText,
   type FormMethods,
 } from '../../../components/form';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateApiKey } from '../api/create-api-key';
 
 const DAYS_MESSAGE = `Enter a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS}, or leave it empty.`;
 
 const createApiKeyFormSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a name for the key.'),
-      z.maxLength(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
-    ),
+  name: trimmedText(API_KEY_NAME_MAX_LENGTH, 'Enter a name for the key.'),
   grant: z.record(z.string(), z.boolean()),
   expiresInDays: z.string().check(
     z.trim(),
@@ -50,10 +46,6 @@ type CreateApiKeyFormInput = z.input<typeof createApiKeyFormSchema>;
 type CreateApiKeyFormValues = z.output<typeof createApiKeyFormSchema>;
 
 const FIELD_OF_PATH = { '/name': 'name', '/expires_in_days': 'expiresInDays' } as const;
-
-function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
-  return path in FIELD_OF_PATH;
-}
 
 export function CreateApiKeyForm({ permissions }: { permissions: readonly Permission[] }) {
   const titleId = useId();
@@ -79,16 +71,9 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
         notify(`Created the key ${key.name}.`);
       },
       onError: (error) => {
-        let placed = false;
-        if (error instanceof ApiProblem) {
-          for (const fieldError of error.errors) {
-            if (isFieldPath(fieldError.path)) {
-              setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
-              placed = true;
-            }
-          }
+        if (!placeServerErrors(error, FIELD_OF_PATH, setError)) {
+          setFailure(`The key was not created. ${describeError(error)}`);
         }
-        if (!placed) setFailure(`The key was not created. ${describeError(error)}`);
       },
     });
   };

@@ -11,10 +11,11 @@ import {
   FormActions,
   FormCheckboxField,
   FormTextField,
+  placeServerErrors,
   type FormMethods,
 } from '../../../components/form';
 import { ManagedSection } from '../../../components/managed-section';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { offers } from '../../../lib/permissions';
 import { useAccountPolicy } from '../api/get-account-policy';
@@ -42,10 +43,6 @@ const FIELD_OF_PATH = {
   '/reset_approvals_on_edit': 'reset_approvals_on_edit',
 } as const;
 
-function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
-  return path in FIELD_OF_PATH;
-}
-
 export function describeApprovalsRequired(count: number): string {
   if (count === 0) return 'None: anyone who may publish publishes a draft alone.';
   return count === 1 ? '1 approval by someone else' : `${count} approvals by others`;
@@ -67,16 +64,9 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
       {
         onSuccess: () => notify('Saved the review policy.'),
         onError: (error) => {
-          let placed = false;
-          if (error instanceof ApiProblem) {
-            for (const fieldError of error.errors) {
-              if (isFieldPath(fieldError.path)) {
-                setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
-                placed = true;
-              }
-            }
+          if (!placeServerErrors(error, FIELD_OF_PATH, setError)) {
+            setFailure(`The review policy was not saved. ${describeError(error)}`);
           }
-          if (!placed) setFailure(`The review policy was not saved. ${describeError(error)}`);
         },
       },
     );
