@@ -30,14 +30,7 @@ export function RouteError({ error, reset }: { error: unknown; reset: () => void
         This page could not be shown. {describeError(error)}
       </p>
       <p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => window.location.reload()}
-        >
-          Reload the page
-        </button>{' '}
-        or go to the <Link to="/settings">settings</Link>.
+        <ReloadButton /> or go to the <Link to="/settings">settings</Link>.
       </p>
     </div>
   );
@@ -50,14 +43,21 @@ export function AppError() {
       <h1>{PRODUCT_NAME} ran into a problem</h1>
       <p role="alert">The console could not be shown.</p>
       <p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => window.location.reload()}
-        >
-          Reload the page
-        </button>
+        <ReloadButton />
       </p>
     </main>
+  );
+}
+
+/** The way out when a page (or the whole console) failed: load it all again. */
+function ReloadButton() {
+  return (
+    <button
+      type="button"
+      className="button button-secondary"
+      onClick={() => window.location.reload()}
+    >
+      Reload the page
+    </button>
   );
 }

@@ -1,4 +1,5 @@
 import type { ClientKey } from '../../../../contract/delivery';
+import { KeyStatus } from '../../../components/key-status';
 import { Time } from '../../../components/time';
 import { copyToClipboard } from '../../../lib/clipboard';
 import { DataTable } from '../../../components/data-table';
@@ -23,45 +24,35 @@ export function ClientKeyTable({ keys, onRevoke }: ClientKeyTableProps) {
       rows={keys}
       empty="No client keys yet."
     >
-      {(key) => {
-        const revoked = key.revoked_at !== null;
-        return (
-          <tr key={key.id}>
-            <td>{key.name}</td>
-            <td>
-              <code className="client-key">{key.key}</code>{' '}
-              <button
-                type="button"
-                className="button button-secondary button-small"
-                onClick={() => void copyToClipboard(key.key, 'Client key')}
-                aria-label={`Copy the key of ${key.name}`}
-              >
-                Copy
-              </button>
-            </td>
-            <td>{describeApps(key.apps)}</td>
-            <td>
-              <Time value={key.created_at} />
-            </td>
-            <td>
-              <span className={`key-state key-state-${revoked ? 'revoked' : 'active'}`}>
-                {revoked ? 'Revoked' : 'Active'}
-              </span>
-              {key.revoked_at !== null && <Time value={key.revoked_at} />}
-              {!revoked && onRevoke && (
-                <button
-                  type="button"
-                  className="button button-danger button-small"
-                  onClick={() => onRevoke(key)}
-                  aria-label={`Revoke ${key.name}`}
-                >
-                  Revoke
-                </button>
-              )}
-            </td>
-          </tr>
-        );
-      }}
+      {(key) => (
+        <tr key={key.id}>
+          <td>{key.name}</td>
+          <td>
+            <code className="client-key">{key.key}</code>{' '}
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => void copyToClipboard(key.key, 'Client key')}
+              aria-label={`Copy the key of ${key.name}`}
+            >
+              Copy
+            </button>
+          </td>
+          <td>{describeApps(key.apps)}</td>
+          <td>
+            <Time value={key.created_at} />
+          </td>
+          <td>
+            <KeyStatus
+              state={key.revoked_at === null ? 'Active' : 'Revoked'}
+              name={key.name}
+              onRevoke={onRevoke && (() => onRevoke(key))}
+            >
+              <Time value={key.revoked_at} />
+            </KeyStatus>
+          </td>
+        </tr>
+      )}
     </DataTable>
   );
 }

@@ -1,10 +1,9 @@
 import type { ApiKey } from '../../../../contract/api-keys';
+import { KeyStatus, type KeyState } from '../../../components/key-status';
 import { Time } from '../../../components/time';
 import { DataTable } from '../../../components/data-table';
 
-export type ApiKeyState = 'Active' | 'Revoked' | 'Expired';
-
-export function stateOf(key: ApiKey, now: number): ApiKeyState {
+export function stateOf(key: ApiKey, now: number): KeyState {
   if (key.revoked_at !== null) return 'Revoked';
   if (key.expires_at !== null && Date.parse(key.expires_at) <= now) return 'Expired';
   return 'Active';
@@ -25,41 +24,27 @@ export function ApiKeyTable({ keys, now, onRevoke }: ApiKeyTableProps) {
       rows={keys}
       empty="No API keys yet."
     >
-      {(key) => {
-        const state = stateOf(key, now);
-        return (
-          <tr key={key.id}>
-            <td>{key.name}</td>
-            <td>
-              <code>{key.obfuscated_value}</code>
-            </td>
-            <td>{key.permissions.length > 0 ? key.permissions.join(', ') : 'None'}</td>
-            <td>
-              <Time value={key.created_at} empty="Unknown" />
-            </td>
-            <td>
-              <Time value={key.last_used_at} empty="Never" />
-            </td>
-            <td>
-              <Time value={key.expires_at} empty="Never" />
-            </td>
-            <td>
-              <span className={`key-state key-state-${state.toLowerCase()}`}>{state}</span>
-              {state === 'Active' && (
-                <button
-                  type="button"
-                  className="button button-danger button-small"
-                  onClick={() => onRevoke(key)}
-                  // The row shows the name; the accessible name carries it too.
-                  aria-label={`Revoke ${key.name}`}
-                >
-                  Revoke
-                </button>
-              )}
-            </td>
-          </tr>
-        );
-      }}
+      {(key) => (
+        <tr key={key.id}>
+          <td>{key.name}</td>
+          <td>
+            <code>{key.obfuscated_value}</code>
+          </td>
+          <td>{key.permissions.length > 0 ? key.permissions.join(', ') : 'None'}</td>
+          <td>
+            <Time value={key.created_at} empty="Unknown" />
+          </td>
+          <td>
+            <Time value={key.last_used_at} empty="Never" />
+          </td>
+          <td>
+            <Time value={key.expires_at} empty="Never" />
+          </td>
+          <td>
+            <KeyStatus state={stateOf(key, now)} name={key.name} onRevoke={() => onRevoke(key)} />
+          </td>
+        </tr>
+      )}
     </DataTable>
   );
 }
