@@ -19,6 +19,7 @@ import { z } from '../../contract/zod';
 import { ApiProblem } from '../lib/api-client';
 import { Button } from './button';
 import { CheckboxField, SelectField, TextAreaField, TextField } from './form-fields';
+import { ErrorAlert } from './error-alert';
 
 export type FormMethods<
   Input extends FieldValues,
@@ -157,11 +158,7 @@ export function FormActions({
 }) {
   return (
     <>
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert>{failure}</ErrorAlert>
       <div className="form-actions">
         <Button type="submit" variant="primary" pending={pending}>
           {submitLabel}

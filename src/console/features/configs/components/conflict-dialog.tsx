@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { ErrorAlert } from '../../../components/error-alert';
 
 export type ConflictChoice = 'reload' | 'reapply';
 
@@ -32,11 +33,7 @@ export function ConflictDialog({
         saved. Load the newer version and drop your edit, or put your edit on top of the newer
         version and review it before saving again.
       </p>
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert>{failure}</ErrorAlert>
       <div className="dialog-actions">
         <Button
           variant="primary"

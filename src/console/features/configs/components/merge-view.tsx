@@ -5,6 +5,7 @@ import { Dialog } from '../../../components/dialog';
 import { Spinner } from '../../../components/spinner';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { formatAbsolute } from '../../../lib/time';
+import { ErrorAlert } from '../../../components/error-alert';
 
 export type MergeChoice = 'theirs' | 'mine';
 
@@ -144,11 +145,7 @@ export function MergeView({
           onChoose={(choice) => setChoices(choices.map((was, at) => (at === index ? choice : was)))}
         />
       ))}
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert>{failure}</ErrorAlert>
       {left > 0 && (
         <p>
           {left === 1 ? '1 field is' : `${left} fields are`} still to choose for. Cancel keeps your
