@@ -126,6 +126,25 @@ export function FormTextField({
   );
 }
 
+/** A whole number from `min` to `max`, typed or stepped; the schema still reads it as text. */
+export function FormWholeNumberField({
+  min,
+  max,
+  ...props
+}: Named<ComponentProps<typeof TextField>> & { min: number; max: number }) {
+  return (
+    <FormTextField
+      {...props}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      step={1}
+      className="field-narrow"
+    />
+  );
+}
+
 export function FormTextAreaField({ name, ...props }: Named<ComponentProps<typeof TextAreaField>>) {
   const { registration, error } = useField(name);
   return <TextAreaField {...props} error={error} {...registration} />;

@@ -21,6 +21,7 @@ import {
   placeServerErrors,
   trimmedText,
   type FormMethods,
+  FormWholeNumberField,
 } from '../../../components/form';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
@@ -107,16 +108,12 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
             />
           ))}
         </fieldset>
-        <FormTextField
+        <FormWholeNumberField
           name="expiresInDays"
           label="Expires in days"
           hint="Optional. Empty: the key never expires."
-          type="number"
-          inputMode="numeric"
           min={1}
           max={API_KEY_MAX_EXPIRES_IN_DAYS}
-          step={1}
-          className="field-narrow"
         />
         <FormActions failure={failure} submitLabel="Create key" pending={create.isPending} />
       </Form>

@@ -10,9 +10,9 @@ import {
   Form,
   FormActions,
   FormCheckboxField,
-  FormTextField,
   placeServerErrors,
   type FormMethods,
+  FormWholeNumberField,
 } from '../../../components/form';
 import { ManagedSection } from '../../../components/managed-section';
 import { describeError } from '../../../lib/api-client';
@@ -82,16 +82,12 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
       onSubmit={onSubmit}
       aria-label="Review policy"
     >
-      <FormTextField
+      <FormWholeNumberField
         name="approvals_required"
         label="Approvals required"
         hint={`Approvals by others a draft needs before it is published, from 0 (no review) to ${MAX_APPROVALS_REQUIRED}.`}
-        type="number"
-        inputMode="numeric"
         min={0}
         max={MAX_APPROVALS_REQUIRED}
-        step={1}
-        className="field-narrow"
       />
       <FormCheckboxField
         name="reset_approvals_on_edit"
