@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from '../../contract/zod';
 import { problemOf } from '../../contract/problem';
 import { ApiProblem } from '../lib/api-client';
-import { Form, FormCheckboxField, FormTextField, placeServerErrors, trimmedText } from './form';
+import { Form, FormCheckboxField, FormTextField } from './form';
+import { placeServerErrors, trimmedText } from './form-rules';
 import '../testing/test-utils';
 
 const schema = z.object({

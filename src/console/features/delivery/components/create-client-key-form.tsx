@@ -17,11 +17,10 @@ import {
   Form,
   FormActions,
   FormCheckboxField,
-  FormTextField,
-  placeServerErrors,
-  trimmedText,
   type FormMethods,
+  FormTextField,
 } from '../../../components/form';
+import { placeServerErrors, trimmedText } from '../../../components/form-rules';
 import { FieldError } from '../../../components/form-fields';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';

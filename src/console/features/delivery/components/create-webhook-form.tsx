@@ -15,10 +15,10 @@ import {
   Form,
   FormActions,
   FormCheckboxField,
-  FormTextField,
-  trimmedText,
   type FormMethods,
+  FormTextField,
 } from '../../../components/form';
+import { trimmedText } from '../../../components/form-rules';
 import { FieldError } from '../../../components/form-fields';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';

@@ -17,12 +17,11 @@ import {
   Form,
   FormActions,
   FormCheckboxField,
-  FormTextField,
-  placeServerErrors,
-  trimmedText,
   type FormMethods,
+  FormTextField,
   FormWholeNumberField,
 } from '../../../components/form';
+import { placeServerErrors, trimmedText } from '../../../components/form-rules';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateApiKey } from '../api/create-api-key';

@@ -10,10 +10,10 @@ import {
   Form,
   FormActions,
   FormCheckboxField,
-  placeServerErrors,
   type FormMethods,
   FormWholeNumberField,
 } from '../../../components/form';
+import { placeServerErrors } from '../../../components/form-rules';
 import { ManagedSection } from '../../../components/managed-section';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
