@@ -1,4 +1,4 @@
-import { queryKeysOf } from '../lib/query-keys';
+import { queryKeysOf } from '../lib/resource-queries';
 
 /** Query keys of the configs, from general to specific: invalidating `all` refreshes all. */
 export const configsKeys = {

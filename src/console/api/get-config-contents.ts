@@ -1,14 +1,23 @@
 /**
  * A config with its contents: the record, through the same cache entry as every other
  * reader of it (a save anywhere refreshes them all), and its apps and tests, read from the
- * YAML in the operations worker so that a large config never stalls the page.
+ * YAML in the operations worker so that a large config never stalls the page. Also the
+ * live config and the drafts together, as the A/B test pages list them.
  */
-import { queryOptions, skipToken, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import {
+  queryOptions,
+  skipToken,
+  useQueries,
+  useQuery,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import type { ConfigContents } from '../../configs';
-import type { ConfigRecord } from '../../contract/configs';
+import type { ConfigRecord, ConfigSummary } from '../../contract/configs';
+import { ApiProblem } from '../lib/api-client';
 import { operationsClient } from '../editor/operations-client';
 import { configsKeys } from './config-keys';
-import { configQueryOptions } from './get-config';
+import { configQueryOptions, LIVE } from './get-config';
+import { configsQueryOptions } from './get-configs';
 
 export interface ConfigWithContents {
   readonly config: ConfigRecord;
@@ -57,4 +66,65 @@ export function useConfigWithContents(configId: string): ConfigWithContentsQuery
   const record = useQuery(configQueryOptions(configId));
   const contents = useQuery(configContentsQueryOptions(record.data));
   return withContentsOf(record, contents);
+}
+
+/** At most this many drafts are read for the list; the newest come first. */
+export const MAX_DRAFTS_LISTED = 20;
+
+function isGone(error: unknown): boolean {
+  return error instanceof ApiProblem && error.status === 404;
+}
+
+export interface ConfigsWithContents {
+  /** The list or the live config is still loading (a draft that comes later does not count). */
+  readonly isPending: boolean;
+  /** Something is still loading or refreshing. */
+  readonly isFetching: boolean;
+  readonly error: unknown;
+  /** The live config first, then the drafts, newest first. */
+  readonly sources: readonly ConfigWithContents[];
+  /** The drafts that are read (newest first), loaded or not yet. */
+  readonly drafts: readonly ConfigSummary[];
+  /** Drafts whose contents are still loading. */
+  readonly draftsLoading: number;
+  /** Drafts beyond MAX_DRAFTS_LISTED that were not read. */
+  readonly draftsLeftOut: number;
+  /** False when the server does not offer the list of configs: only the live config. */
+  readonly listsDrafts: boolean;
+  refetch(): void;
+}
+
+/** The live config and the drafts, each with its apps and tests. */
+export function useConfigsWithContents(): ConfigsWithContents {
+  const list = useQuery(configsQueryOptions());
+  const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
+  const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
+  const ids = [LIVE, ...listed.map((draft) => draft.id)];
+  const records = useQueries({ queries: ids.map((id) => configQueryOptions(id)) });
+  const contents = useQueries({
+    queries: records.map((record) => configContentsQueryOptions(record.data)),
+  });
+  const sources = records.flatMap((record, index) => {
+    const content = contents[index];
+    return content ? [withContentsOf(record, content)] : [];
+  });
+  return {
+    // sources[0] is the live config's (ids[0] is LIVE).
+    isPending: list.isPending || sources[0]?.isPending !== false,
+    isFetching: list.isFetching || sources.some((query) => query.isFetching),
+    // A draft that is gone by now (published or discarded meanwhile) is simply not listed.
+    error:
+      list.error ??
+      sources.find((query, index) => query.isError && !(index > 0 && isGone(query.error)))?.error ??
+      null,
+    sources: sources.flatMap((query) => (query.data ? [query.data] : [])),
+    drafts: listed,
+    draftsLoading: sources.filter((query) => query.isPending).length,
+    draftsLeftOut: Math.max(0, drafts.length - MAX_DRAFTS_LISTED),
+    listsDrafts: list.data !== null,
+    refetch: () => {
+      void list.refetch();
+      for (const query of sources) query.refetch();
+    },
+  };
 }

@@ -305,22 +305,6 @@ export function isNotOffered(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 404 && !contract[error.endpoint].seed;
 }
 
-/**
- * apiRequest for an endpoint the server may not offer: its answer, or null for a 404 that
- * means the server does not offer it (isNotOffered). Any other failure is thrown.
- */
-export async function optionalRequest<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ResponseBodyOf<Contract[N]> | null> {
-  try {
-    return await apiRequest(name, options);
-  } catch (error) {
-    if (isNotOffered(error)) return null;
-    throw error;
-  }
-}
-
 /** An error in words a person understands, for notices and form alerts. */
 export function describeError(error: unknown): string {
   if (error instanceof NetworkError) return error.message;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { Button } from '../../components/button';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { describeError } from '../../lib/api-client';
 import { PRODUCT_NAME } from '../../lib/page-title';
@@ -51,13 +52,5 @@ export function AppError() {
 
 /** The way out when a page (or the whole console) failed: load it all again. */
 function ReloadButton() {
-  return (
-    <button
-      type="button"
-      className="button button-secondary"
-      onClick={() => window.location.reload()}
-    >
-      Reload the page
-    </button>
-  );
+  return <Button onClick={() => window.location.reload()}>Reload the page</Button>;
 }

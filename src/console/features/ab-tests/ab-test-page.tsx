@@ -10,8 +10,7 @@ import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
 import { LIVE } from '../../api/get-config';
-import type { AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
-import { useConfigWithContents } from '../../api/get-config-contents';
+import { useConfigWithContents, type ConfigWithContents } from '../../api/get-config-contents';
 import { describeIssue } from '../../ab-test-kit/components/request-problem';
 import { StepDialog } from '../../ab-test-kit/components/step-dialogs';
 import { UnitAssignmentBox } from '../../ab-test-kit/components/unit-assignment-box';
@@ -62,7 +61,7 @@ export function AbTestPage() {
   );
 }
 
-function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestContents }) {
+function AbTestDetails({ source, test }: { source: ConfigWithContents; test: AbTestContents }) {
   const auth = useAuthStatus();
   const [step, setStep] = useState<LifecycleStep | null>(null);
   const showOutcome = useShowStepOutcome();

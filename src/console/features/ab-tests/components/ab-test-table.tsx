@@ -3,7 +3,7 @@ import type { AbTestContents } from '../../../../configs';
 import { deepEqual } from '../../../../configs/data';
 import { Time } from '../../../components/time';
 import { LIVE } from '../../../api/get-config';
-import type { AbTestSource } from '../../../ab-test-kit/api/get-ab-test-source';
+import type { ConfigWithContents } from '../../../api/get-config-contents';
 import { testPath } from '../test-path';
 import { DataTable } from '../../../components/data-table';
 
@@ -43,7 +43,11 @@ export function VariantWeights({ test }: { test: AbTestContents }) {
 }
 
 /** Where a test lives: the live config, or a draft. */
-export function configOf(source: AbTestSource): { path: string; routeId: string; text: string } {
+export function configOf(source: ConfigWithContents): {
+  path: string;
+  routeId: string;
+  text: string;
+} {
   const { config } = source;
   const live = config.live;
   return {
@@ -56,7 +60,7 @@ export function configOf(source: AbTestSource): { path: string; routeId: string;
 }
 
 interface AbTestTableProps {
-  sources: readonly AbTestSource[];
+  sources: readonly ConfigWithContents[];
 }
 
 /** A test as the config holds it, without where it sits in the list. */
@@ -68,7 +72,7 @@ function testData({ index: _index, ...test }: AbTestContents): Omit<AbTestConten
  * The tests of the live config, then those of each draft that the draft adds or changes: a
  * draft starts as a copy of the live config, and its unchanged copies would only repeat.
  */
-export function testRows(sources: readonly AbTestSource[]) {
+export function testRows(sources: readonly ConfigWithContents[]) {
   const liveTests = new Map(
     (sources.find((source) => source.config.live)?.contents?.abTests ?? []).map((test) => [
       test.id,

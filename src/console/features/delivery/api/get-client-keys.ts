@@ -1,8 +1,7 @@
 /** `GET /client-keys`: the account's client keys. A 404 means this server does not offer them. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientKey } from '../../../../contract/delivery';
-import { optionalRequest } from '../../../lib/api-client';
-import { queryKeysOf } from '../../../lib/query-keys';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
 export const clientKeysKeys = queryKeysOf('client-keys');
 

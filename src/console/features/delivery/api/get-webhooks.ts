@@ -1,8 +1,7 @@
 /** `GET /webhooks`: the account's webhook endpoints. A 404 means this server does not offer them. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Webhook } from '../../../../contract/webhooks';
-import { optionalRequest } from '../../../lib/api-client';
-import { queryKeysOf } from '../../../lib/query-keys';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
 export const webhooksKeys = {
   ...queryKeysOf('webhooks'),

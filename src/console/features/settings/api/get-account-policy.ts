@@ -1,8 +1,7 @@
 /** `GET /account/policy`: the account's rules for publishing drafts. A 404: no review here. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AccountPolicy } from '../../../../contract/reviews';
-import { optionalRequest } from '../../../lib/api-client';
-import { queryKeysOf } from '../../../lib/query-keys';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
 export const accountPolicyKeys = queryKeysOf('account-policy');
 

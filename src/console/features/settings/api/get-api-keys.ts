@@ -1,8 +1,7 @@
 /** `GET /api-keys`: the account's keys. A 404 means this server does not offer it. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApiKeyList } from '../../../../contract/api-keys';
-import { optionalRequest } from '../../../lib/api-client';
-import { queryKeysOf } from '../../../lib/query-keys';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
 export const apiKeysKeys = queryKeysOf('api-keys');
 
