@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
 import { ErrorAlert } from '../../../components/error-alert';
 
 export type ConflictChoice = 'reload' | 'reapply';
@@ -34,22 +35,19 @@ export function ConflictDialog({
         version and review it before saving again.
       </p>
       <ErrorAlert>{failure}</ErrorAlert>
-      <div className="dialog-actions">
-        <Button
-          variant="primary"
-          pending={pending === 'reapply'}
-          disabled={pending !== null}
-          onClick={onReapply}
-        >
-          Re-apply my edit
-        </Button>
+      <DialogActions
+        confirmLabel="Re-apply my edit"
+        confirmVariant="primary"
+        confirmDisabled={pending !== null}
+        onConfirm={onReapply}
+        onCancel={onCancel}
+        pending={pending === 'reapply'}
+        cancelRef={cancel}
+      >
         <Button pending={pending === 'reload'} disabled={pending !== null} onClick={onReload}>
           Reload the newer version
         </Button>
-        <Button ref={cancel} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

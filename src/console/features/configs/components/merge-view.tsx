@@ -1,7 +1,7 @@
 import { Suspense, useId, useRef, useState } from 'react';
 import type { EditConflict } from '../../../../contract/problem';
-import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
 import { Spinner } from '../../../components/spinner';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { formatAbsolute } from '../../../lib/time';
@@ -152,19 +152,15 @@ export function MergeView({
           text in the editor, unsaved.
         </p>
       )}
-      <div className="dialog-actions">
-        <Button
-          variant="primary"
-          pending={pending}
-          disabled={pending || left > 0}
-          onClick={() => onSave(choices.map((choice) => choice ?? 'mine'))}
-        >
-          Save with these choices
-        </Button>
-        <Button ref={cancel} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <DialogActions
+        confirmLabel="Save with these choices"
+        confirmVariant="primary"
+        confirmDisabled={left > 0}
+        onConfirm={() => onSave(choices.map((choice) => choice ?? 'mine'))}
+        onCancel={onCancel}
+        pending={pending}
+        cancelRef={cancel}
+      />
     </Dialog>
   );
 }
