@@ -14,7 +14,9 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import type { z } from '../../contract/zod';
+import { Button } from './button';
 import { CheckboxField, SelectField, TextAreaField, TextField } from './form-fields';
+import { ErrorAlert } from './error-alert';
 
 export type FormMethods<
   Input extends FieldValues,
@@ -90,6 +92,25 @@ export function FormTextField({
   );
 }
 
+/** A whole number from `min` to `max`, typed or stepped; the schema still reads it as text. */
+export function FormWholeNumberField({
+  min,
+  max,
+  ...props
+}: Named<ComponentProps<typeof TextField>> & { min: number; max: number }) {
+  return (
+    <FormTextField
+      {...props}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      step={1}
+      className="field-narrow"
+    />
+  );
+}
+
 export function FormTextAreaField({ name, ...props }: Named<ComponentProps<typeof TextAreaField>>) {
   const { registration, error } = useField(name);
   return <TextAreaField {...props} error={error} {...registration} />;
@@ -103,4 +124,32 @@ export function FormSelectField({ name, ...props }: Named<ComponentProps<typeof 
 export function FormCheckboxField({ name, ...props }: Named<ComponentProps<typeof CheckboxField>>) {
   const { registration } = useField(name);
   return <CheckboxField {...props} {...registration} />;
+}
+
+/**
+ * A form's last row: why the last submit failed (when it did, and no field took the blame),
+ * then the submit button and any other buttons, such as Cancel.
+ */
+export function FormActions({
+  failure,
+  submitLabel,
+  pending,
+  children,
+}: {
+  failure: string | null | false;
+  submitLabel: string;
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <ErrorAlert>{failure}</ErrorAlert>
+      <div className="form-actions">
+        <Button type="submit" variant="primary" pending={pending}>
+          {submitLabel}
+        </Button>
+        {children}
+      </div>
+    </>
+  );
 }

@@ -25,7 +25,7 @@ export function useAbTestEdit() {
       const consumed = result.kind === 'published' ? result.base_config_id : null;
       // Nor may a page that mounts later ask for it because a cached list still names it.
       if (consumed !== null) {
-        queryClient.setQueryData(configsKeys.lists(), (list: ConfigList | null | undefined) =>
+        queryClient.setQueryData(configsKeys.list(), (list: ConfigList | null | undefined) =>
           list?.filter((config) => config.id !== consumed),
         );
       }

@@ -8,7 +8,7 @@ import type { ConfigEditResult } from '../../../contract/config-edit';
 import type { Operation } from '../../../contract/operations';
 import type { LifecycleStep } from '../lifecycle';
 import { useAbTestEdit } from './edit-ab-tests';
-import type { AbTestSource } from './get-ab-test-source';
+import type { ConfigWithContents } from '../../api/get-config-contents';
 
 /** A step that went through: the published version it produced is live. */
 export interface StepDone {
@@ -29,7 +29,7 @@ export function describeStepDone(done: StepDone): string {
 
 /** `onClose` closes the step's dialog: after a step, or when the person cancels. */
 export function useRunLifecycleStep(
-  source: AbTestSource,
+  source: ConfigWithContents,
   testId: string,
   onClose: () => void,
   onDone: (done: StepDone) => unknown,

@@ -9,7 +9,7 @@ import type { z } from '../../../contract/zod';
 import { Dialog } from '../../components/dialog';
 import { DialogActions } from '../../components/dialog-actions';
 import { Form, FormTextField } from '../../components/form';
-import type { AbTestSource } from '../api/get-ab-test-source';
+import type { ConfigWithContents } from '../../api/get-config-contents';
 import { RequestProblem } from './request-problem';
 
 /** Every step's form has the version label, `summary`. */
@@ -20,7 +20,7 @@ interface StepValues {
 interface StepDialogFrameProps<Input extends StepValues, Output extends StepValues> {
   open: boolean;
   title: string;
-  source: AbTestSource;
+  source: ConfigWithContents;
   onClose: () => void;
   schema: z.ZodMiniType<Output, Input>;
   defaultValues: DefaultValues<Input>;
@@ -39,7 +39,7 @@ interface StepDialogFrameProps<Input extends StepValues, Output extends StepValu
 }
 
 /** Where a step's result goes, in words: a step always publishes and goes live. */
-export function publishedWhere(source: AbTestSource): string {
+export function publishedWhere(source: ConfigWithContents): string {
   return source.config.kind === 'draft'
     ? `This publishes the draft “${source.config.label}” with this change and makes it live; the draft is then gone.`
     : `This publishes a new version of the live config “${source.config.label}” with this change and makes it live.`;

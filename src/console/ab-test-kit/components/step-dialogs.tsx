@@ -9,7 +9,7 @@ import type { AbTestContents, AppContents } from '../../../configs';
 import { operations } from '../../../contract/operations';
 import { FormTextAreaField } from '../../components/form';
 import { FieldError } from '../../components/form-fields';
-import type { AbTestSource } from '../api/get-ab-test-source';
+import type { ConfigWithContents } from '../../api/get-config-contents';
 import { useRunLifecycleStep, type StepDone } from '../api/run-lifecycle-step';
 import {
   promoteAbTestSchema,
@@ -26,7 +26,7 @@ import { VariantsFieldset } from './variants-fieldset';
 
 export interface StepDialogProps {
   step: LifecycleStep;
-  source: AbTestSource;
+  source: ConfigWithContents;
   test: AbTestContents;
   onClose: () => void;
   /** After the step: the page to show next is the caller's. */

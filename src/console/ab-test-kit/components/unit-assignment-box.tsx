@@ -13,6 +13,7 @@ import { Form, FormTextField } from '../../components/form';
 import { Spinner } from '../../components/spinner';
 import { describeError } from '../../lib/api-client';
 import { useLiveDeliveryView } from '../api/get-live-delivery-view';
+import { DataTable } from '../../components/data-table';
 
 export const UNIT_ID_EMPTY_MESSAGE = 'Enter a unit id.';
 export const UNIT_ID_TOO_LONG_MESSAGE = `Use at most ${MAX_UNIT_ID_LENGTH} characters.`;
@@ -153,50 +154,38 @@ function UnitAnswer({
           No test of {view.app.name} is running: <code>{unit}</code> gets the app&apos;s settings.
         </p>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption>Variants of {unit}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Running test</th>
-                <th scope="col">Variant</th>
-              </tr>
-            </thead>
-            <tbody>
-              {assignment.tests.map((entry) => (
-                <tr key={entry.id}>
-                  <th scope="row">{entry.id}</th>
-                  <td>{entry.variant}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Variants of ${unit}`}
+          showCaption
+          columns={['Running test', 'Variant']}
+          rows={assignment.tests}
+        >
+          {(entry) => (
+            <tr key={entry.id}>
+              <th scope="row">{entry.id}</th>
+              <td>{entry.variant}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
       {settings.length === 0 ? (
         <p>{view.app.name} has no settings.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption>Settings of {unit}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Setting</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <code>{settingText(value)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Settings of ${unit}`}
+          showCaption
+          columns={['Setting', 'Value']}
+          rows={settings}
+        >
+          {([name, value]) => (
+            <tr key={name}>
+              <th scope="row">{name}</th>
+              <td>
+                <code>{settingText(value)}</code>
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </div>
   );

@@ -8,7 +8,7 @@ import { useFieldArray, useFormContext, useWatch, type FieldErrors } from 'react
 import type { AppContents } from '../../../configs';
 import { MAX_VARIANTS, MIN_VARIANTS, WEIGHTS_TOTAL } from '../../../contract/config-document';
 import { Button } from '../../components/button';
-import { FormSelectField, FormTextField } from '../../components/form';
+import { FormSelectField, FormTextField, FormWholeNumberField } from '../../components/form';
 import { FieldError } from '../../components/form-fields';
 import {
   evenWeights,
@@ -83,14 +83,10 @@ export function VariantsFieldset({ app }: VariantsFieldsetProps) {
                   spellCheck={false}
                   name={`variants.${index}.id`}
                 />
-                <FormTextField
+                <FormWholeNumberField
                   label={`${name} weight`}
-                  className="field-narrow"
-                  type="number"
-                  inputMode="numeric"
                   min={0}
                   max={WEIGHTS_TOTAL}
-                  step={1}
                   name={`variants.${index}.weight`}
                 />
                 <Button

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { Button } from '../../components/button';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { describeError } from '../../lib/api-client';
 import { PRODUCT_NAME } from '../../lib/page-title';
@@ -30,14 +31,7 @@ export function RouteError({ error, reset }: { error: unknown; reset: () => void
         This page could not be shown. {describeError(error)}
       </p>
       <p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => window.location.reload()}
-        >
-          Reload the page
-        </button>{' '}
-        or go to the <Link to="/settings">settings</Link>.
+        <ReloadButton /> or go to the <Link to="/settings">settings</Link>.
       </p>
     </div>
   );
@@ -50,14 +44,13 @@ export function AppError() {
       <h1>{PRODUCT_NAME} ran into a problem</h1>
       <p role="alert">The console could not be shown.</p>
       <p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => window.location.reload()}
-        >
-          Reload the page
-        </button>
+        <ReloadButton />
       </p>
     </main>
   );
+}
+
+/** The way out when a page (or the whole console) failed: load it all again. */
+function ReloadButton() {
+  return <Button onClick={() => window.location.reload()}>Reload the page</Button>;
 }

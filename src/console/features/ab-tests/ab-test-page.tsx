@@ -10,7 +10,7 @@ import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
 import { LIVE } from '../../api/get-config';
-import { useAbTestSource, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { useConfigWithContents, type ConfigWithContents } from '../../api/get-config-contents';
 import { describeIssue } from '../../ab-test-kit/components/request-problem';
 import { StepDialog } from '../../ab-test-kit/components/step-dialogs';
 import { UnitAssignmentBox } from '../../ab-test-kit/components/unit-assignment-box';
@@ -18,12 +18,13 @@ import { issuesOfTest } from '../../ab-test-kit/form/server-errors';
 import { stepsOffered, type LifecycleStep } from '../../ab-test-kit/lifecycle';
 import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
 import { PageOutcomeNotice, usePageOutcome, useShowStepOutcome } from './components/page-outcome';
+import { DataTable } from '../../components/data-table';
 
 /** `/ab-tests/:configId/:testId`: one test, and the lifecycle steps it allows. */
 export function AbTestPage() {
   const { configId = LIVE, testId = '' } = useParams();
   usePageTitle(`A/B test ${testId}`);
-  const source = useAbTestSource(configId);
+  const source = useConfigWithContents(configId);
   const outcome = usePageOutcome();
   const test = source.data?.contents?.abTests.find((candidate) => candidate.id === testId);
 
@@ -60,7 +61,7 @@ export function AbTestPage() {
   );
 }
 
-function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestContents }) {
+function AbTestDetails({ source, test }: { source: ConfigWithContents; test: AbTestContents }) {
   const auth = useAuthStatus();
   const [step, setStep] = useState<LifecycleStep | null>(null);
   const showOutcome = useShowStepOutcome();
@@ -95,30 +96,23 @@ function AbTestDetails({ source, test }: { source: AbTestSource; test: AbTestCon
         </dl>
       </section>
       <section className="card" aria-label="Variants">
-        <div className="table-wrap">
-          <table className="table">
-            <caption>Variants</caption>
-            <thead>
-              <tr>
-                <th scope="col">Variant</th>
-                <th scope="col">Weight</th>
-                <th scope="col">Setting overrides</th>
-              </tr>
-            </thead>
-            <tbody>
-              {test.variants.map((variant) => (
-                <tr key={variant.id}>
-                  <th scope="row">
-                    {variant.id}
-                    {variant.id === test.winner && <strong> (winner)</strong>}
-                  </th>
-                  <td>{variant.weight ?? '—'}</td>
-                  <td>{describeOverrides(variant.settings) || 'None'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Variants"
+          showCaption
+          columns={['Variant', 'Weight', 'Setting overrides']}
+          rows={test.variants}
+        >
+          {(variant) => (
+            <tr key={variant.id}>
+              <th scope="row">
+                {variant.id}
+                {variant.id === test.winner && <strong> (winner)</strong>}
+              </th>
+              <td>{variant.weight ?? '—'}</td>
+              <td>{describeOverrides(variant.settings) || 'None'}</td>
+            </tr>
+          )}
+        </DataTable>
       </section>
       {issues.length > 0 && (
         <section className="card" aria-label="Problems of this test">

@@ -5,14 +5,14 @@ import { describeError, isNotOffered } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
-import { MAX_DRAFTS_LISTED, useAbTestSources } from '../../ab-test-kit/api/get-ab-test-source';
+import { MAX_DRAFTS_LISTED, useConfigsWithContents } from '../../api/get-config-contents';
 import { AbTestTable } from './components/ab-test-table';
 import { PageOutcomeNotice, usePageOutcome } from './components/page-outcome';
 
 /** `/ab-tests`: the tests of the live config and of the drafts. */
 export function AbTestsPage() {
   usePageTitle('A/B tests');
-  const sources = useAbTestSources();
+  const sources = useConfigsWithContents();
   const auth = useAuthStatus();
   const outcome = usePageOutcome();
 

@@ -14,7 +14,7 @@ import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
 import { useAbTestEdit } from '../../ab-test-kit/api/edit-ab-tests';
-import { useAbTestSources, type AbTestSource } from '../../ab-test-kit/api/get-ab-test-source';
+import { useConfigsWithContents, type ConfigWithContents } from '../../api/get-config-contents';
 import { RequestProblem } from '../../ab-test-kit/components/request-problem';
 import { VariantsFieldset } from '../../ab-test-kit/components/variants-fieldset';
 import {
@@ -31,7 +31,7 @@ import { testPath } from './test-path';
 export function CreateAbTestPage() {
   usePageTitle('New A/B test');
   const auth = useAuthStatus();
-  const sources = useAbTestSources();
+  const sources = useConfigsWithContents();
 
   return (
     <div className="page">
@@ -56,7 +56,7 @@ export function CreateAbTestPage() {
 }
 
 interface CreateAbTestFormProps {
-  sources: readonly AbTestSource[];
+  sources: readonly ConfigWithContents[];
   /** The drafts to offer, even those whose contents are still loading. */
   drafts: readonly ConfigSummary[];
 }
@@ -137,9 +137,9 @@ function CreateAbTestForm({ sources, drafts }: CreateAbTestFormProps) {
 }
 
 interface CreateAbTestFieldsProps {
-  live: AbTestSource | undefined;
+  live: ConfigWithContents | undefined;
   drafts: readonly ConfigSummary[];
-  sourceOf: (target: string) => AbTestSource | undefined;
+  sourceOf: (target: string) => ConfigWithContents | undefined;
   /** Why the server refused the last attempt. */
   error: unknown;
   pending: boolean;

@@ -8,6 +8,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { formatAbsolute } from '../../lib/time';
 import { useConfigHistory } from './api/get-config-history';
 import { LIVE, useConfig } from '../../api/get-config';
+import { DataTable } from '../../components/data-table';
 
 const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
   create: 'Created',
@@ -90,42 +91,28 @@ export function HistoryPage() {
           <h2 id={tableId} className="visually-hidden">
             Changes
           </h2>
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">History</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Summary</th>
-                  <th scope="col">Operations</th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.data.length === 0 && (
-                  <tr>
-                    <td colSpan={5}>No changes yet.</td>
-                  </tr>
-                )}
-                {history.data.map((entry, index) => (
-                  <tr key={`${entry.at}-${entry.config_id}-${entry.revision}-${index}`}>
-                    <td>
-                      <time dateTime={entry.at} className="nowrap">
-                        {formatAbsolute(entry.at)}
-                      </time>
-                    </td>
-                    <td>{whoOf(entry)}</td>
-                    <td>{`${ACTION_WORDS[entry.action]} (revision ${entry.revision})`}</td>
-                    <td>{entry.summary ?? <span className="muted">None</span>}</td>
-                    <td>
-                      <Operations entry={entry} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="History"
+            columns={['When', 'Who', 'Action', 'Summary', 'Operations']}
+            rows={history.data}
+            empty="No changes yet."
+          >
+            {(entry, index) => (
+              <tr key={`${entry.at}-${entry.config_id}-${entry.revision}-${index}`}>
+                <td>
+                  <time dateTime={entry.at} className="nowrap">
+                    {formatAbsolute(entry.at)}
+                  </time>
+                </td>
+                <td>{whoOf(entry)}</td>
+                <td>{`${ACTION_WORDS[entry.action]} (revision ${entry.revision})`}</td>
+                <td>{entry.summary ?? <span className="muted">None</span>}</td>
+                <td>
+                  <Operations entry={entry} />
+                </td>
+              </tr>
+            )}
+          </DataTable>
         </section>
       )}
     </div>

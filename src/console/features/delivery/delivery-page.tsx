@@ -5,7 +5,7 @@ import { describeError } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { LIVE } from '../../api/get-config';
-import { useAbTestSource, type AbTestSourceQuery } from '../../ab-test-kit/api/get-ab-test-source';
+import { useConfigWithContents, type ConfigWithContentsQuery } from '../../api/get-config-contents';
 import { AppsSection } from './components/apps-section';
 import { ClientKeysSection } from './components/client-keys-section';
 import { WebhooksSection } from './components/webhooks-section';
@@ -17,7 +17,7 @@ import { WebhooksSection } from './components/webhooks-section';
 export function DeliveryPage() {
   usePageTitle('Delivery');
   const status = useAuthStatus();
-  const live = useAbTestSource(LIVE);
+  const live = useConfigWithContents(LIVE);
 
   return (
     <div className="page">
@@ -46,7 +46,7 @@ export function DeliveryPage() {
   );
 }
 
-function LiveApps({ live }: { live: AbTestSourceQuery }) {
+function LiveApps({ live }: { live: ConfigWithContentsQuery }) {
   if (live.isPending) return <Spinner label="Loading the live config…" />;
   if (live.isError) {
     return (

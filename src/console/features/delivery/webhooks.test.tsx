@@ -10,8 +10,7 @@ import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-u
 import { NEXT_ATTEMPT_AT, WebhookServer, webhookSecret } from '../../testing/webhook-server';
 import { PENDING_REFRESH_MS } from './api/get-webhook-deliveries';
 import { CHOOSE_AN_EVENT } from './components/create-webhook-form';
-import { SECRET_SHOWN_ONCE } from './components/new-webhook-secret';
-import { CANNOT_MANAGE_WEBHOOKS } from './components/webhooks-section';
+import { CANNOT_MANAGE_WEBHOOKS, SECRET_SHOWN_ONCE } from './components/webhooks-section';
 
 // The page is a lazy chunk; a pending delivery is read again every PENDING_REFRESH_MS.
 configure({ asyncUtilTimeout: 5_000 });

@@ -3,8 +3,9 @@ import type { AbTestContents } from '../../../../configs';
 import { deepEqual } from '../../../../configs/data';
 import { Time } from '../../../components/time';
 import { LIVE } from '../../../api/get-config';
-import type { AbTestSource } from '../../../ab-test-kit/api/get-ab-test-source';
+import type { ConfigWithContents } from '../../../api/get-config-contents';
 import { testPath } from '../test-path';
+import { DataTable } from '../../../components/data-table';
 
 export const STATUS_LABELS: Record<string, string> = {
   draft: 'Draft',
@@ -42,7 +43,11 @@ export function VariantWeights({ test }: { test: AbTestContents }) {
 }
 
 /** Where a test lives: the live config, or a draft. */
-export function configOf(source: AbTestSource): { path: string; routeId: string; text: string } {
+export function configOf(source: ConfigWithContents): {
+  path: string;
+  routeId: string;
+  text: string;
+} {
   const { config } = source;
   const live = config.live;
   return {
@@ -55,7 +60,7 @@ export function configOf(source: AbTestSource): { path: string; routeId: string;
 }
 
 interface AbTestTableProps {
-  sources: readonly AbTestSource[];
+  sources: readonly ConfigWithContents[];
 }
 
 /** A test as the config holds it, without where it sits in the list. */
@@ -67,7 +72,7 @@ function testData({ index: _index, ...test }: AbTestContents): Omit<AbTestConten
  * The tests of the live config, then those of each draft that the draft adds or changes: a
  * draft starts as a copy of the live config, and its unchanged copies would only repeat.
  */
-export function testRows(sources: readonly AbTestSource[]) {
+export function testRows(sources: readonly ConfigWithContents[]) {
   const liveTests = new Map(
     (sources.find((source) => source.config.live)?.contents?.abTests ?? []).map((test) => [
       test.id,
@@ -89,55 +94,47 @@ export function testRows(sources: readonly AbTestSource[]) {
 export function AbTestTable({ sources }: AbTestTableProps) {
   const rows = testRows(sources);
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">A/B tests</caption>
-        <thead>
-          <tr>
-            <th scope="col">Test</th>
-            <th scope="col">Status</th>
-            <th scope="col">App</th>
-            <th scope="col">Variants and weights</th>
-            <th scope="col">Config</th>
-            <th scope="col">Started</th>
-            <th scope="col">Ended</th>
-            <th scope="col">Winner</th>
+    <DataTable
+      caption="A/B tests"
+      columns={[
+        'Test',
+        'Status',
+        'App',
+        'Variants and weights',
+        'Config',
+        'Started',
+        'Ended',
+        'Winner',
+      ]}
+      rows={rows}
+      empty="No A/B tests yet."
+    >
+      {({ source, test }) => {
+        const where = configOf(source);
+        return (
+          <tr key={`${source.config.id} ${test.id}`}>
+            <th scope="row">
+              <Link to={testPath(where.routeId, test.id)}>{test.id}</Link>
+              {test.description && <p className="muted cell-note">{test.description}</p>}
+            </th>
+            <td>
+              <span className={`status status-${test.status ?? 'none'}`}>
+                {statusLabel(test.status)}
+              </span>
+            </td>
+            <td>{test.app ?? '—'}</td>
+            <td>
+              <VariantWeights test={test} />
+            </td>
+            <td>
+              <Link to={where.path}>{where.text}</Link>
+            </td>
+            <td>{test.startedAt ? <Time value={test.startedAt} /> : '—'}</td>
+            <td>{test.endedAt ? <Time value={test.endedAt} /> : '—'}</td>
+            <td>{test.winner ?? '—'}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={8}>No A/B tests yet.</td>
-            </tr>
-          )}
-          {rows.map(({ source, test }) => {
-            const where = configOf(source);
-            return (
-              <tr key={`${source.config.id} ${test.id}`}>
-                <th scope="row">
-                  <Link to={testPath(where.routeId, test.id)}>{test.id}</Link>
-                  {test.description && <p className="muted cell-note">{test.description}</p>}
-                </th>
-                <td>
-                  <span className={`status status-${test.status ?? 'none'}`}>
-                    {statusLabel(test.status)}
-                  </span>
-                </td>
-                <td>{test.app ?? '—'}</td>
-                <td>
-                  <VariantWeights test={test} />
-                </td>
-                <td>
-                  <Link to={where.path}>{where.text}</Link>
-                </td>
-                <td>{test.startedAt ? <Time value={test.startedAt} /> : '—'}</td>
-                <td>{test.endedAt ? <Time value={test.endedAt} /> : '—'}</td>
-                <td>{test.winner ?? '—'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      }}
+    </DataTable>
   );
 }

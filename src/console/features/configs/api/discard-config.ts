@@ -13,7 +13,7 @@ export function useDiscardConfig() {
     mutationFn: discardConfig,
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: configsKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+      return queryClient.invalidateQueries({ queryKey: configsKeys.list() });
     },
   });
 }

@@ -22,7 +22,7 @@ export function usePublishConfig() {
     mutationFn: publishConfig,
     onSuccess: (published, { id }) => {
       queryClient.setQueryData(configsKeys.detail(published.id), published);
-      void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.histories() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.detail(LIVE) });
       // The draft is gone. Its page is still open until the person is moved on: refetching

@@ -25,7 +25,7 @@ function useRefreshReview() {
   return (id: string) => {
     void queryClient.invalidateQueries({ queryKey: configsKeys.detail(id) });
     void queryClient.invalidateQueries({ queryKey: configsKeys.reviews(id) });
-    void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
     void queryClient.invalidateQueries({ queryKey: configsKeys.histories() });
   };
 }
@@ -49,7 +49,7 @@ export function useAddReview() {
       if (result.published_config_id !== undefined) {
         // The draft is gone: its page moves on rather than refetch it into "not found".
         void queryClient.invalidateQueries({ queryKey: configsKeys.detail(LIVE) });
-        void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+        void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
         return;
       }
       refresh(id);

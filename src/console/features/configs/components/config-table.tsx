@@ -2,7 +2,8 @@ import type { ConfigSummary } from '../../../../contract/configs';
 import { Link } from 'react-router';
 import { Time } from '../../../components/time';
 import { describeIssueCounts } from '../../../editor/markers';
-import { describeReviewState } from '../list-review';
+import { reviewStatusOf } from '../review/review-state';
+import { DataTable } from '../../../components/data-table';
 
 interface ConfigTableProps {
   configs: readonly ConfigSummary[];
@@ -33,69 +34,53 @@ export function ConfigTable({
   emptyMessage = 'No configs yet.',
 }: ConfigTableProps) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Configs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Revision</th>
-            <th scope="col">Validity</th>
-            <th scope="col">Review</th>
-            <th scope="col">Live</th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {configs.length === 0 && (
-            <tr>
-              <td colSpan={7}>{emptyMessage}</td>
-            </tr>
-          )}
-          {configs.map((config) => (
-            <tr key={config.id} className={config.live ? 'row-live' : undefined}>
-              <td>
-                <Link to={`/configs/${encodeURIComponent(config.id)}`}>{config.label}</Link>
-              </td>
-              <td>{config.kind === 'draft' ? 'Draft' : 'Published'}</td>
-              <td>{config.revision}</td>
-              <td className={config.valid ? undefined : 'invalid'}>{validityOf(config)}</td>
-              <td>{describeReviewState(config.review)}</td>
-              <td>
-                {config.live ? (
-                  <strong>Live</strong>
-                ) : config.kind === 'draft' ? (
-                  canDiscard && (
-                    <button
-                      type="button"
-                      className="button button-danger button-small"
-                      aria-label={`Discard ${config.label}`}
-                      onClick={() => onDiscard(config)}
-                    >
-                      Discard
-                    </button>
-                  )
-                ) : (
-                  canMakeLive && (
-                    <button
-                      type="button"
-                      className="button button-secondary button-small"
-                      aria-label={`Make ${config.label} live`}
-                      onClick={() => onMakeLive(config)}
-                    >
-                      Make live
-                    </button>
-                  )
-                )}
-              </td>
-              <td>
-                <Time value={config.updated_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Configs"
+      columns={['Label', 'Kind', 'Revision', 'Validity', 'Review', 'Live', 'Updated']}
+      rows={configs}
+      empty={emptyMessage}
+    >
+      {(config) => (
+        <tr key={config.id} className={config.live ? 'row-live' : undefined}>
+          <td>
+            <Link to={`/configs/${encodeURIComponent(config.id)}`}>{config.label}</Link>
+          </td>
+          <td>{config.kind === 'draft' ? 'Draft' : 'Published'}</td>
+          <td>{config.revision}</td>
+          <td className={config.valid ? undefined : 'invalid'}>{validityOf(config)}</td>
+          <td>{reviewStatusOf(config.review, { short: true })}</td>
+          <td>
+            {config.live ? (
+              <strong>Live</strong>
+            ) : config.kind === 'draft' ? (
+              canDiscard && (
+                <button
+                  type="button"
+                  className="button button-danger button-small"
+                  aria-label={`Discard ${config.label}`}
+                  onClick={() => onDiscard(config)}
+                >
+                  Discard
+                </button>
+              )
+            ) : (
+              canMakeLive && (
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  aria-label={`Make ${config.label} live`}
+                  onClick={() => onMakeLive(config)}
+                >
+                  Make live
+                </button>
+              )
+            )}
+          </td>
+          <td>
+            <Time value={config.updated_at} />
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

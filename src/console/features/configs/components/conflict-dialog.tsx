@@ -1,6 +1,8 @@
 import { useRef } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
+import { ErrorAlert } from '../../../components/error-alert';
 
 export type ConflictChoice = 'reload' | 'reapply';
 
@@ -32,27 +34,20 @@ export function ConflictDialog({
         saved. Load the newer version and drop your edit, or put your edit on top of the newer
         version and review it before saving again.
       </p>
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <Button
-          variant="primary"
-          pending={pending === 'reapply'}
-          disabled={pending !== null}
-          onClick={onReapply}
-        >
-          Re-apply my edit
-        </Button>
+      <ErrorAlert>{failure}</ErrorAlert>
+      <DialogActions
+        confirmLabel="Re-apply my edit"
+        confirmVariant="primary"
+        confirmDisabled={pending !== null}
+        onConfirm={onReapply}
+        onCancel={onCancel}
+        pending={pending === 'reapply'}
+        cancelRef={cancel}
+      >
         <Button pending={pending === 'reload'} disabled={pending !== null} onClick={onReload}>
           Reload the newer version
         </Button>
-        <Button ref={cancel} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

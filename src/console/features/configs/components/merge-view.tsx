@@ -1,10 +1,11 @@
 import { Suspense, useId, useRef, useState } from 'react';
 import type { EditConflict } from '../../../../contract/problem';
-import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { DialogActions } from '../../../components/dialog-actions';
 import { Spinner } from '../../../components/spinner';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { formatAbsolute } from '../../../lib/time';
+import { ErrorAlert } from '../../../components/error-alert';
 
 export type MergeChoice = 'theirs' | 'mine';
 
@@ -144,30 +145,22 @@ export function MergeView({
           onChoose={(choice) => setChoices(choices.map((was, at) => (at === index ? choice : was)))}
         />
       ))}
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert>{failure}</ErrorAlert>
       {left > 0 && (
         <p>
           {left === 1 ? '1 field is' : `${left} fields are`} still to choose for. Cancel keeps your
           text in the editor, unsaved.
         </p>
       )}
-      <div className="dialog-actions">
-        <Button
-          variant="primary"
-          pending={pending}
-          disabled={pending || left > 0}
-          onClick={() => onSave(choices.map((choice) => choice ?? 'mine'))}
-        >
-          Save with these choices
-        </Button>
-        <Button ref={cancel} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <DialogActions
+        confirmLabel="Save with these choices"
+        confirmVariant="primary"
+        confirmDisabled={left > 0}
+        onConfirm={() => onSave(choices.map((choice) => choice ?? 'mine'))}
+        onCancel={onCancel}
+        pending={pending}
+        cancelRef={cancel}
+      />
     </Dialog>
   );
 }

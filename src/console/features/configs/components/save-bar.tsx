@@ -4,6 +4,7 @@ import { MAX_SUMMARY_LENGTH } from '../../../../contract/config-edit';
 import { Link } from 'react-router';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/form-fields';
+import { ErrorAlert } from '../../../components/error-alert';
 
 export const PUBLISH_BLOCKED = 'Fix the errors before publishing.';
 
@@ -89,11 +90,7 @@ export function SaveBar({
           {...summary.field}
         />
       )}
-      {alert && (
-        <p role="alert" className="alert alert-error">
-          {alert}
-        </p>
-      )}
+      <ErrorAlert>{alert}</ErrorAlert>
       <div className="form-actions">
         {canWrite && (
           <Button type="submit" variant="primary" pending={saving} disabled={!ready || !dirty}>

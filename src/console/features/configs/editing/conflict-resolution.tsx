@@ -12,7 +12,7 @@ import { operationsClient } from '../../../editor/operations-client';
 import { configQueryOptions, LIVE } from '../../../api/get-config';
 import { ConflictDialog, type ConflictChoice } from '../components/conflict-dialog';
 import type { EditConflict, EditSessionEvent } from './edit-session';
-import { primeSavedText } from './use-edit-operations';
+import { showNewerVersion } from './use-edit-operations';
 
 /** A choice that cannot be carried out, in words. */
 class ConflictFailure extends Error {}
@@ -74,13 +74,7 @@ export function ConflictResolution({
     onSuccess: ({ newer, reapplied }, { choice }) => {
       const handle = editor.current;
       if (!handle) return;
-      // The newer text first, with its markers; then the edit on top, which carries the
-      // markers along to where they belong.
-      primeSavedText(newer.yaml);
-      handle.replaceText(newer.yaml);
-      handle.markClean();
-      handle.setServerIssues(newer.validation.issues);
-      dispatch({ type: 'newer-loaded', record: newer });
+      showNewerVersion(handle, newer, dispatch);
       if (choice === 'reload') {
         notify(`Loaded the newer version: revision ${newer.revision}.`, 'info');
         return;

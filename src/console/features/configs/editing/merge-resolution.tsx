@@ -16,7 +16,7 @@ import type { ChosenField } from '../../../editor/operations-protocol';
 import { configQueryOptions } from '../../../api/get-config';
 import { MergeView, type MergeChoice } from '../components/merge-view';
 import type { EditConflict, EditSessionEvent } from './edit-session';
-import { primeSavedText } from './use-edit-operations';
+import { showNewerVersion } from './use-edit-operations';
 
 /** A choice that cannot be carried out, in words. */
 class MergeFailure extends Error {}
@@ -77,12 +77,7 @@ export function MergeResolution({
     onSuccess: ({ newer, resolved }) => {
       const handle = editor.current;
       if (!handle) return;
-      // The newer text first, with its markers; then the resolved edit on top of it.
-      primeSavedText(newer.yaml);
-      handle.replaceText(newer.yaml);
-      handle.markClean();
-      handle.setServerIssues(newer.validation.issues);
-      dispatch({ type: 'newer-loaded', record: newer });
+      showNewerVersion(handle, newer, dispatch);
       if (resolved === null || resolved === newer.yaml) {
         notify(
           `Nothing left to save: revision ${newer.revision} already holds what you chose.`,

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { configContentsQueryOptions } from '../../../ab-test-kit/api/get-ab-test-source';
+import { configContentsQueryOptions } from '../../../api/get-config-contents';
 import { describeStepDone, type StepDone } from '../../../ab-test-kit/api/run-lifecycle-step';
 import { StepDialog } from '../../../ab-test-kit/components/step-dialogs';
 import type { EditorLens } from '../../../editor/editor-types';

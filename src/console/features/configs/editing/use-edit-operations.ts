@@ -2,12 +2,14 @@
  * The edit as operations, worked out in the worker when typing pauses, so that Save usually
  * finds them ready and the Operations panel stays current while it is shown.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import type { EditorOperationsResult } from '../../../../configs';
+import type { ConfigRecord } from '../../../../contract/configs';
 import type { ValidationIssue } from '../../../../contract/validation';
 import { describeError } from '../../../lib/api-client';
 import type { ConfigEditorHandle } from '../../../editor/editor-types';
 import { operationsClient, SupersededError } from '../../../editor/operations-client';
+import type { EditSessionEvent } from './edit-session';
 
 const OPERATIONS_REFRESH_MS = 400;
 
@@ -25,6 +27,22 @@ export function primeSavedText(text: string): void {
   operationsClient()
     .run({ kind: 'prime', text })
     .catch(() => undefined);
+}
+
+/**
+ * Shows the newer version the server holds, clean and with its markers: where both ways out
+ * of a conflict start, before the person's edit goes back on top (carrying markers along).
+ */
+export function showNewerVersion(
+  handle: ConfigEditorHandle,
+  newer: ConfigRecord,
+  dispatch: Dispatch<EditSessionEvent>,
+): void {
+  primeSavedText(newer.yaml);
+  handle.replaceText(newer.yaml);
+  handle.markClean();
+  handle.setServerIssues(newer.validation.issues);
+  dispatch({ type: 'newer-loaded', record: newer });
 }
 
 const WORKING: OperationsPreview = { result: null, identical: true, failure: null };

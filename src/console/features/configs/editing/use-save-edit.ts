@@ -190,7 +190,7 @@ export function useSaveEdit({
       if (outcome.status !== 'saved') return;
       // The page (or the new draft's page) shows the saved config at once from this.
       queryClient.setQueryData(configsKeys.detail(outcome.record.id), outcome.record);
-      void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.histories() });
     },
   });

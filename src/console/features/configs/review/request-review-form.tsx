@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { MAX_REVIEW_BODY_LENGTH, type ReviewState } from '../../../../contract/reviews';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextAreaField } from '../../../components/form';
+import { Form, FormActions, FormCheckboxField, FormTextAreaField } from '../../../components/form';
 import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useRequestReview } from '../api/reviews';
@@ -75,15 +75,11 @@ export function RequestReviewForm({
         label="Publish when approved"
         hint="The draft goes live with the last approval it needs, if it is valid then."
       />
-      {request.isError && (
-        <p role="alert" className="alert alert-error">
-          The review was not requested. {describeError(request.error)}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button type="submit" variant="primary" pending={request.isPending}>
-          {label}
-        </Button>
+      <FormActions
+        failure={request.isError && `The review was not requested. ${describeError(request.error)}`}
+        submitLabel={label}
+        pending={request.isPending}
+      >
         <Button
           onClick={() => {
             request.reset();
@@ -92,7 +88,7 @@ export function RequestReviewForm({
         >
           Cancel
         </Button>
-      </div>
+      </FormActions>
     </Form>
   );
 }

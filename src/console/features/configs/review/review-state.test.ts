@@ -15,6 +15,7 @@ describe("a draft's review state in words", () => {
     expect(reviewStatusOf(state({ approvals: 1 }))).toBe('In review · 1 of 2 approvals');
     expect(reviewStatusOf(state({ approvals_required: 1 }))).toBe('In review · 0 of 1 approval');
     expect(reviewStatusOf(state({ approvals_required: 0 }))).toBe('In review');
+    expect(reviewStatusOf(state({ approvals: 1 }), { short: true })).toBe('In review · 1 of 2');
     expect(reviewStatusOf(state({ state: 'changes_requested' }))).toBe('Changes requested');
     expect(reviewStatusOf(state({ state: 'approved', approvals: 2 }))).toBe('Approved');
     expect(reviewStatusOf(state({ state: 'none' }))).toBeNull();

@@ -1,25 +1,33 @@
 /**
- * What a draft's review state means for the page, in words: the line under the heading,
- * why Publish waits, and why a key may not give a verdict.
+ * What a draft's review state means, in words: the line under the page's heading and in
+ * the config list, why Publish waits, and why a key may not give a verdict.
  */
 import type { ReviewState } from '../../../../contract/reviews';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** "In review · 1 of 2 approvals", "Changes requested", "Approved"; null: no review. */
-export function reviewStatusOf(review: ReviewState | undefined): string | null {
-  if (!review) return null;
-  switch (review.state) {
-    case 'none':
-      return null;
-    case 'in_review':
-      return review.approvals_required > 0
-        ? `In review · ${review.approvals} of ${plural(review.approvals_required, 'approval')}`
-        : 'In review';
+/**
+ * "In review · 1 of 2 approvals", "Changes requested", "Approved"; null: no review. `short`
+ * for the list's narrow column: "In review · 1 of 2".
+ */
+export function reviewStatusOf(
+  review: ReviewState | undefined,
+  { short = false }: { short?: boolean } = {},
+): string | null {
+  switch (review?.state) {
+    case 'in_review': {
+      if (review.approvals_required === 0) return 'In review';
+      const tally = short
+        ? `${review.approvals} of ${review.approvals_required}`
+        : `${review.approvals} of ${plural(review.approvals_required, 'approval')}`;
+      return `In review · ${tally}`;
+    }
     case 'changes_requested':
       return 'Changes requested';
     case 'approved':
       return 'Approved';
+    default:
+      return null;
   }
 }
 

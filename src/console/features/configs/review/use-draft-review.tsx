@@ -2,13 +2,12 @@
  * The review on the draft page: its state under the heading, what Publish waits for, the
  * Review panel, and its line comments in the editor's margin.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useAuthStatus } from '../../../lib/auth';
 import type { ConfigEditorHandle } from '../../../editor/editor-types';
 import { configsKeys } from '../../../api/config-keys';
 import { useConfig } from '../../../api/get-config';
-import { configsQueryOptions } from '../../../api/get-configs';
 import type { SessionConfig } from '../editing/edit-session';
 import { useReviews } from '../api/reviews';
 import { lineNotesOf, ReviewPanel } from './review-panel';
@@ -39,15 +38,10 @@ export function useDraftReview({
   const isDraft = config.kind === 'draft';
   const auth = useAuthStatus();
   const queryClient = useQueryClient();
-  // Read from the list first: a review step leaves the record's revision, and so its ETag,
-  // as it was, and the browser's revalidated copy of the record keeps the old state.
+  // The record's ETag changes with its review state, so the record read again after a
+  // review step has the new state, not the browser's revalidated copy of the old one.
   const record = useConfig(isDraft ? config.id : null);
-  const listed = useQuery({
-    ...configsQueryOptions(),
-    enabled: isDraft,
-    select: (list) => list?.find((entry) => entry.id === config.id)?.review,
-  });
-  const review = listed.data ?? record.data?.review;
+  const review = record.data?.review;
 
   // An edit changes the review state (changes answered, approvals reset): read it again.
   const seenRevision = useRef(config.revision);
@@ -56,7 +50,7 @@ export function useDraftReview({
     seenRevision.current = config.revision;
     void queryClient.invalidateQueries({ queryKey: configsKeys.detail(config.id) });
     void queryClient.invalidateQueries({ queryKey: configsKeys.reviews(config.id) });
-    void queryClient.invalidateQueries({ queryKey: configsKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
   }, [isDraft, config.id, config.revision, queryClient]);
 
   const reviews = useReviews(isDraft ? config.id : null);

@@ -17,6 +17,8 @@ export function useCreateClientKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createClientKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeysKeys.all }),
+    // The answer is shown once, like a secret: dropped from the cache with its screen.
+    gcTime: 0,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeysKeys.list() }),
   });
 }

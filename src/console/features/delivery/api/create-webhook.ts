@@ -17,7 +17,7 @@ export function useCreateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createWebhook,
-    // The answer holds the secret: dropped from the cache as soon as the form is gone.
+    // The answer holds the secret: dropped from the cache as soon as its screen is gone.
     gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKeys.list() }),
   });

@@ -1,25 +1,18 @@
 /** `GET /client-keys`: the account's client keys. A 404 means this server does not offer them. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientKey } from '../../../../contract/delivery';
-import { apiRequest, isNotOffered } from '../../../lib/api-client';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
-export const clientKeysKeys = {
-  all: ['client-keys'] as const,
-};
+export const clientKeysKeys = queryKeysOf('client-keys');
 
 /** The keys, or null when the server does not offer client keys. */
-export async function getClientKeys(signal?: AbortSignal): Promise<ClientKey[] | null> {
-  try {
-    return await apiRequest('listClientKeys', { signal });
-  } catch (error) {
-    if (isNotOffered(error)) return null;
-    throw error;
-  }
+export function getClientKeys(signal?: AbortSignal): Promise<ClientKey[] | null> {
+  return optionalRequest('listClientKeys', { signal });
 }
 
 export function clientKeysQueryOptions() {
   return queryOptions({
-    queryKey: [...clientKeysKeys.all, 'list'] as const,
+    queryKey: clientKeysKeys.list(),
     queryFn: ({ signal }) => getClientKeys(signal),
   });
 }

@@ -12,6 +12,6 @@ export function useRevokeClientKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeClientKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeysKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeysKeys.list() }),
   });
 }

@@ -1,6 +1,8 @@
 import type { ClientKey } from '../../../../contract/delivery';
+import { KeyStatus } from '../../../components/key-status';
 import { Time } from '../../../components/time';
 import { copyToClipboard } from '../../../lib/clipboard';
+import { DataTable } from '../../../components/data-table';
 
 /** "All apps" for a key of every app, else the apps it reads. */
 export function describeApps(apps: readonly string[] | null): string {
@@ -16,65 +18,41 @@ interface ClientKeyTableProps {
 /** The account's client keys; a key is no secret, so it is shown whole with a Copy button. */
 export function ClientKeyTable({ keys, onRevoke }: ClientKeyTableProps) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Client keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Apps</th>
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.length === 0 && (
-            <tr>
-              <td colSpan={5}>No client keys yet.</td>
-            </tr>
-          )}
-          {keys.map((key) => {
-            const revoked = key.revoked_at !== null;
-            return (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code className="client-key">{key.key}</code>{' '}
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    onClick={() => void copyToClipboard(key.key, 'Client key')}
-                    aria-label={`Copy the key of ${key.name}`}
-                  >
-                    Copy
-                  </button>
-                </td>
-                <td>{describeApps(key.apps)}</td>
-                <td>
-                  <Time value={key.created_at} />
-                </td>
-                <td>
-                  <span className={`key-state key-state-${revoked ? 'revoked' : 'active'}`}>
-                    {revoked ? 'Revoked' : 'Active'}
-                  </span>
-                  {key.revoked_at !== null && <Time value={key.revoked_at} />}
-                  {!revoked && onRevoke && (
-                    <button
-                      type="button"
-                      className="button button-danger button-small"
-                      onClick={() => onRevoke(key)}
-                      aria-label={`Revoke ${key.name}`}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Client keys"
+      columns={['Name', 'Key', 'Apps', 'Created', 'Status']}
+      rows={keys}
+      empty="No client keys yet."
+    >
+      {(key) => (
+        <tr key={key.id}>
+          <td>{key.name}</td>
+          <td>
+            <code className="client-key">{key.key}</code>{' '}
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => void copyToClipboard(key.key, 'Client key')}
+              aria-label={`Copy the key of ${key.name}`}
+            >
+              Copy
+            </button>
+          </td>
+          <td>{describeApps(key.apps)}</td>
+          <td>
+            <Time value={key.created_at} />
+          </td>
+          <td>
+            <KeyStatus
+              state={key.revoked_at === null ? 'Active' : 'Revoked'}
+              name={key.name}
+              onRevoke={onRevoke && (() => onRevoke(key))}
+            >
+              <Time value={key.revoked_at} />
+            </KeyStatus>
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

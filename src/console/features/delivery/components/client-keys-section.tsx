@@ -2,9 +2,8 @@ import { useId, useRef, useState } from 'react';
 import type { ConfigContents } from '../../../../configs';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import type { ClientKey } from '../../../../contract/delivery';
-import { Button } from '../../../components/button';
-import { Spinner } from '../../../components/spinner';
-import { describeError } from '../../../lib/api-client';
+import { ManagedSection } from '../../../components/managed-section';
+import { ShownOnce } from '../../../components/shown-once';
 import { useConnection } from '../../../lib/connection';
 import { offers } from '../../../lib/permissions';
 import { useClientKeys } from '../api/get-client-keys';
@@ -12,7 +11,6 @@ import { absoluteBaseUrl, clientSnippet } from '../client-snippet';
 import { ClientKeyTable } from './client-key-table';
 import { ClientSnippetView } from './client-snippet-view';
 import { CreateClientKeyForm } from './create-client-key-form';
-import { NewClientKey } from './new-client-key';
 import { RevokeClientKeyDialog } from './revoke-client-key-dialog';
 
 export const CANNOT_MANAGE_CLIENT_KEYS =
@@ -45,64 +43,66 @@ export function ClientKeysSection({
 }) {
   const canManage = offers(status, 'api_keys:manage');
   const keys = useClientKeys({ enabled: canManage });
-  const titleId = useId();
   const snippetsId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [revoking, setRevoking] = useState<ClientKey | null>(null);
   const [created, setCreated] = useState<ClientKey | null>(null);
   const snippetOf = useSnippetOf(contents);
 
-  if (!canManage) {
-    return (
-      <section className="card" aria-labelledby={titleId}>
-        <h2 id={titleId}>Client keys</h2>
-        <p>{CANNOT_MANAGE_CLIENT_KEYS}</p>
-      </section>
-    );
-  }
-
-  const active = (keys.data ?? []).filter((key) => key.revoked_at === null);
+  const active = canManage ? (keys.data ?? []).filter((key) => key.revoked_at === null) : [];
   return (
     <>
-      <section className="card" aria-labelledby={titleId} aria-busy={keys.isPending || undefined}>
-        <h2 id={titleId} ref={heading} tabIndex={-1}>
-          Client keys
-        </h2>
-        <p className="field-hint">
-          Apps read their live settings with a client key. It is built into the apps, so it is not a
-          secret: it reads nothing but the settings of its apps.
-        </p>
-        {keys.isPending ? (
-          <Spinner label="Loading client keys…" />
-        ) : keys.isError ? (
-          <div className="alert alert-error" role="alert">
-            <p>The client keys could not be loaded. {describeError(keys.error)}</p>
-            <Button onClick={() => void keys.refetch()}>Try again</Button>
-          </div>
-        ) : keys.data === null ? (
-          <p>This server does not offer client keys.</p>
-        ) : (
+      <ManagedSection
+        title="Client keys"
+        allowed={canManage}
+        notAllowed={CANNOT_MANAGE_CLIENT_KEYS}
+        query={keys}
+        notOffered="This server does not offer client keys."
+        loading="Loading client keys…"
+        failure="The client keys could not be loaded."
+        intro={
+          <p className="field-hint">
+            Apps read their live settings with a client key. It is built into the apps, so it is not
+            a secret: it reads nothing but the settings of its apps.
+          </p>
+        }
+        headingRef={heading}
+        dialog={
+          <RevokeClientKeyDialog
+            clientKey={revoking}
+            onClose={() => setRevoking(null)}
+            returnFocus={heading}
+          />
+        }
+      >
+        {(list) => (
           <>
-            <ClientKeyTable keys={keys.data} onRevoke={setRevoking} />
+            <ClientKeyTable keys={list} onRevoke={setRevoking} />
             <CreateClientKeyForm
               apps={contents === undefined ? undefined : (contents?.apps ?? [])}
               onCreated={setCreated}
             />
             {created && (
-              <NewClientKey
-                created={created}
-                snippet={snippetOf(created)}
+              // Not a secret (it stays in the list), but shown the same way as one.
+              <ShownOnce
+                intro={
+                  <>
+                    Created <strong>{created.name}</strong>. Build it into your apps: it only reads
+                    their live settings, so it is not a secret.
+                  </>
+                }
+                label="New client key"
+                value={created.key}
+                copyLabel="Copy key"
+                copied="Client key"
                 onDone={() => setCreated(null)}
-              />
+              >
+                <ClientSnippetView snippet={snippetOf(created)} keyName={created.name} />
+              </ShownOnce>
             )}
           </>
         )}
-        <RevokeClientKeyDialog
-          clientKey={revoking}
-          onClose={() => setRevoking(null)}
-          returnFocus={heading}
-        />
-      </section>
+      </ManagedSection>
       {active.length > 0 && (
         <section className="card" aria-labelledby={snippetsId}>
           <h2 id={snippetsId}>Use a key in an app</h2>

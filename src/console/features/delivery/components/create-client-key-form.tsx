@@ -12,27 +12,24 @@ import {
   type CreateClientKeyRequest,
 } from '../../../../contract/delivery';
 import { z } from '../../../../contract/zod';
-import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  type FormMethods,
+  FormTextField,
+} from '../../../components/form';
+import { placeServerErrors, trimmedText } from '../../../components/form-rules';
 import { FieldError } from '../../../components/form-fields';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateClientKey } from '../api/create-client-key';
 
 const TOO_MANY_APPS = `Choose at most ${CLIENT_KEY_MAX_APPS} apps, or none for all of them.`;
 
 const createClientKeyFormSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a name for the key.'),
-      z.maxLength(
-        CLIENT_KEY_NAME_MAX_LENGTH,
-        `Use at most ${CLIENT_KEY_NAME_MAX_LENGTH} characters.`,
-      ),
-    ),
+  name: trimmedText(CLIENT_KEY_NAME_MAX_LENGTH, 'Enter a name for the key.'),
   scope: z
     .record(z.string(), z.boolean())
     .check(
@@ -76,10 +73,9 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
         onCreated(key);
       },
       onError: (error) => {
-        const nameError =
-          error instanceof ApiProblem ? error.errors.find((entry) => entry.path === '/name') : null;
-        if (nameError) setError('name', { message: nameError.message });
-        else setFailure(`The client key was not created. ${describeError(error)}`);
+        if (!placeServerErrors(error, { '/name': 'name' }, setError)) {
+          setFailure(`The client key was not created. ${describeError(error)}`);
+        }
       },
     });
   };
@@ -134,16 +130,11 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
                 ))}
                 <FieldError id={appsErrorId} message={appsError} />
               </fieldset>
-              {failure && (
-                <p role="alert" className="alert alert-error">
-                  {failure}
-                </p>
-              )}
-              <div className="form-actions">
-                <Button type="submit" variant="primary" pending={create.isPending}>
-                  Create client key
-                </Button>
-              </div>
+              <FormActions
+                failure={failure}
+                submitLabel="Create client key"
+                pending={create.isPending}
+              />
             </>
           );
         }}

@@ -11,8 +11,14 @@ import {
   type CreateWebhookRequest,
 } from '../../../../contract/webhooks';
 import { z } from '../../../../contract/zod';
-import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  type FormMethods,
+  FormTextField,
+} from '../../../components/form';
+import { trimmedText } from '../../../components/form-rules';
 import { FieldError } from '../../../components/form-fields';
 import { ApiProblem, describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
@@ -30,25 +36,12 @@ function isWebUrl(text: string): boolean {
 }
 
 const createWebhookFormSchema = z.object({
-  url: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter the URL that receives the events.'),
-      z.maxLength(WEBHOOK_URL_MAX_LENGTH, `Use at most ${WEBHOOK_URL_MAX_LENGTH} characters.`),
-      z.refine(isWebUrl, 'Enter a whole URL, starting with https://.'),
-    ),
+  url: trimmedText(WEBHOOK_URL_MAX_LENGTH, 'Enter the URL that receives the events.').check(
+    z.refine(isWebUrl, 'Enter a whole URL, starting with https://.'),
+  ),
   // One checkbox per WEBHOOK_EVENTS entry, by index: the events' dots would nest as field names.
   events: z.array(z.boolean()).check(z.refine((chosen) => chosen.some(Boolean), CHOOSE_AN_EVENT)),
-  description: z
-    .string()
-    .check(
-      z.trim(),
-      z.maxLength(
-        WEBHOOK_DESCRIPTION_MAX_LENGTH,
-        `Use at most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters.`,
-      ),
-    ),
+  description: trimmedText(WEBHOOK_DESCRIPTION_MAX_LENGTH),
 });
 
 type CreateWebhookFormInput = z.input<typeof createWebhookFormSchema>;
@@ -144,16 +137,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (webhook: CreatedW
                 autoComplete="off"
                 maxLength={WEBHOOK_DESCRIPTION_MAX_LENGTH}
               />
-              {failure && (
-                <p role="alert" className="alert alert-error">
-                  {failure}
-                </p>
-              )}
-              <div className="form-actions">
-                <Button type="submit" variant="primary" pending={create.isPending}>
-                  Add webhook
-                </Button>
-              </div>
+              <FormActions failure={failure} submitLabel="Add webhook" pending={create.isPending} />
             </>
           );
         }}

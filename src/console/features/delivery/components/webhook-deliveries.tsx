@@ -15,6 +15,7 @@ import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useRetryWebhookDelivery } from '../api/retry-webhook-delivery';
 import { useSendTestWebhook } from '../api/send-test-webhook';
 import { describeEvent } from '../webhook-events';
+import { DataTable } from '../../../components/data-table';
 
 const STATUS_WORDS: Readonly<Record<WebhookDelivery['status'], string>> = {
   delivered: 'Delivered',
@@ -80,67 +81,53 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
           <Button onClick={() => void deliveries.refetch()}>Try again</Button>
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Deliveries to {webhook.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Next attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No deliveries yet.</td>
-                </tr>
-              )}
-              {deliveries.data.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    {describeEvent(delivery.event)}
+        <DataTable
+          caption={`Deliveries to ${webhook.url}`}
+          columns={['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
+          rows={deliveries.data}
+          empty="No deliveries yet."
+        >
+          {(delivery) => (
+            <tr key={delivery.id}>
+              <td>
+                {describeEvent(delivery.event)}
+                <p className="cell-note">
+                  <code>{delivery.id}</code> <Time value={delivery.created_at} />
+                </p>
+              </td>
+              <td>
+                <span className={`delivery-status delivery-status-${delivery.status}`}>
+                  {STATUS_WORDS[delivery.status]}
+                </span>
+                {delivery.status === 'failed' && (
+                  <Button
+                    className="button-small"
+                    onClick={() => onRetry(delivery)}
+                    pending={retry.isPending && retry.variables === delivery.id}
+                  >
+                    Retry
+                  </Button>
+                )}
+              </td>
+              <td>{delivery.attempts}</td>
+              <td>{lastAnswer(delivery)}</td>
+              <td>
+                {delivery.next_attempt_at === null ? (
+                  'None'
+                ) : (
+                  <>
+                    {Date.parse(delivery.next_attempt_at) <= now
+                      ? 'Due now'
+                      : formatRelative(delivery.next_attempt_at, now)}
                     <p className="cell-note">
-                      <code>{delivery.id}</code> <Time value={delivery.created_at} />
+                      <Time value={delivery.next_attempt_at} />
                     </p>
-                  </td>
-                  <td>
-                    <span className={`delivery-status delivery-status-${delivery.status}`}>
-                      {STATUS_WORDS[delivery.status]}
-                    </span>
-                    {delivery.status === 'failed' && (
-                      <Button
-                        className="button-small"
-                        onClick={() => onRetry(delivery)}
-                        pending={retry.isPending && retry.variables === delivery.id}
-                      >
-                        Retry
-                      </Button>
-                    )}
-                  </td>
-                  <td>{delivery.attempts}</td>
-                  <td>{lastAnswer(delivery)}</td>
-                  <td>
-                    {delivery.next_attempt_at === null ? (
-                      'None'
-                    ) : (
-                      <>
-                        {Date.parse(delivery.next_attempt_at) <= now
-                          ? 'Due now'
-                          : formatRelative(delivery.next_attempt_at, now)}
-                        <p className="cell-note">
-                          <Time value={delivery.next_attempt_at} />
-                        </p>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  </>
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </div>
   );

@@ -1,16 +1,17 @@
 import { useId, useRef, useState } from 'react';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import type { CreatedWebhook, Webhook } from '../../../../contract/webhooks';
-import { Button } from '../../../components/button';
-import { Spinner } from '../../../components/spinner';
-import { describeError } from '../../../lib/api-client';
+import { ManagedSection } from '../../../components/managed-section';
+import { ShownOnce } from '../../../components/shown-once';
 import { offers } from '../../../lib/permissions';
 import { useWebhooks } from '../api/get-webhooks';
 import { CreateWebhookForm } from './create-webhook-form';
 import { DeleteWebhookDialog } from './delete-webhook-dialog';
-import { NewWebhookSecret } from './new-webhook-secret';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookTable } from './webhook-table';
+
+export const SECRET_SHOWN_ONCE =
+  'Copy this signing secret now: it will not be shown again. Your receiver needs it to check that deliveries come from us.';
 
 export const CANNOT_MANAGE_WEBHOOKS =
   'Your API key cannot manage webhooks: that needs the api_keys:manage permission.';
@@ -22,61 +23,66 @@ export const CANNOT_MANAGE_WEBHOOKS =
 export function WebhooksSection({ status }: { status: AuthStatus }) {
   const canManage = offers(status, 'api_keys:manage');
   const webhooks = useWebhooks({ enabled: canManage });
-  const titleId = useId();
   const deliveriesId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   // The secret lives here only: gone with Done, or when the page is left.
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
 
-  if (!canManage) {
-    return (
-      <section className="card" aria-labelledby={titleId}>
-        <h2 id={titleId}>Webhooks</h2>
-        <p>{CANNOT_MANAGE_WEBHOOKS}</p>
-      </section>
-    );
-  }
-
   return (
-    <section className="card" aria-labelledby={titleId} aria-busy={webhooks.isPending || undefined}>
-      <h2 id={titleId} ref={heading} tabIndex={-1}>
-        Webhooks
-      </h2>
-      <p className="field-hint">
-        Your own server hears of changes as they happen: each event is a signed POST to its URL,
-        sent again until it is answered with a 2xx.
-      </p>
-      {webhooks.isPending ? (
-        <Spinner label="Loading webhooks…" />
-      ) : webhooks.isError ? (
-        <div className="alert alert-error" role="alert">
-          <p>The webhooks could not be loaded. {describeError(webhooks.error)}</p>
-          <Button onClick={() => void webhooks.refetch()}>Try again</Button>
-        </div>
-      ) : webhooks.data === null ? (
-        <p>This server does not offer webhooks.</p>
-      ) : (
+    <ManagedSection
+      title="Webhooks"
+      allowed={canManage}
+      notAllowed={CANNOT_MANAGE_WEBHOOKS}
+      query={webhooks}
+      notOffered="This server does not offer webhooks."
+      loading="Loading webhooks…"
+      failure="The webhooks could not be loaded."
+      intro={
+        <p className="field-hint">
+          Your own server hears of changes as they happen: each event is a signed POST to its URL,
+          sent again until it is answered with a 2xx.
+        </p>
+      }
+      headingRef={heading}
+      dialog={
+        <DeleteWebhookDialog
+          webhook={deleting}
+          onClose={() => setDeleting(null)}
+          returnFocus={heading}
+        />
+      }
+    >
+      {(list) => (
         <>
-          <WebhookTable webhooks={webhooks.data} onDelete={setDeleting} />
+          <WebhookTable webhooks={list} onDelete={setDeleting} />
           <CreateWebhookForm onCreated={setCreated} />
-          {created && <NewWebhookSecret created={created} onDone={() => setCreated(null)} />}
-          {webhooks.data.length > 0 && (
+          {created && (
+            <ShownOnce
+              intro={
+                <>
+                  Added the webhook to <code>{created.url}</code>.
+                </>
+              }
+              label="Signing secret"
+              value={created.secret}
+              copyLabel="Copy secret"
+              copied="Signing secret"
+              warning={SECRET_SHOWN_ONCE}
+              onDone={() => setCreated(null)}
+            />
+          )}
+          {list.length > 0 && (
             <>
               <h3 id={deliveriesId}>Recent deliveries</h3>
-              {webhooks.data.map((webhook) => (
+              {list.map((webhook) => (
                 <WebhookDeliveriesDisclosure key={webhook.id} webhook={webhook} />
               ))}
             </>
           )}
         </>
       )}
-      <DeleteWebhookDialog
-        webhook={deleting}
-        onClose={() => setDeleting(null)}
-        returnFocus={heading}
-      />
-    </section>
+    </ManagedSection>
   );
 }
 

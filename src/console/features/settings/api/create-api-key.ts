@@ -17,6 +17,8 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKeys.all }),
+    // The answer holds the secret: dropped from the cache as soon as its screen is gone.
+    gcTime: 0,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKeys.list() }),
   });
 }

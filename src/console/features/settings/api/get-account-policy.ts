@@ -1,25 +1,19 @@
 /** `GET /account/policy`: the account's rules for publishing drafts. A 404: no review here. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AccountPolicy } from '../../../../contract/reviews';
-import { apiRequest, isNotOffered } from '../../../lib/api-client';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
 
-export const accountPolicyKeys = {
-  all: ['account-policy'] as const,
-};
+export const accountPolicyKeys = queryKeysOf('account-policy');
 
 /** The policy, or null when the server does not offer review before publishing. */
-export async function getAccountPolicy(signal?: AbortSignal): Promise<AccountPolicy | null> {
-  try {
-    return await apiRequest('getAccountPolicy', { signal });
-  } catch (error) {
-    if (isNotOffered(error)) return null;
-    throw error;
-  }
+export function getAccountPolicy(signal?: AbortSignal): Promise<AccountPolicy | null> {
+  return optionalRequest('getAccountPolicy', { signal });
 }
 
 export function accountPolicyQueryOptions() {
   return queryOptions({
-    queryKey: accountPolicyKeys.all,
+    // One policy per account: the key's own account.
+    queryKey: accountPolicyKeys.detail('account'),
     queryFn: ({ signal }) => getAccountPolicy(signal),
   });
 }

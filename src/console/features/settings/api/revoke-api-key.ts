@@ -20,7 +20,7 @@ export function useRevokeApiKey({ keyInUseId }: { keyInUseId: string | undefined
         signOut({ kind: 'revoked-own-key' });
         return;
       }
-      await queryClient.invalidateQueries({ queryKey: apiKeysKeys.all });
+      await queryClient.invalidateQueries({ queryKey: apiKeysKeys.list() });
     },
   });
 }

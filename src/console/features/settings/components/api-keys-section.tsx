@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ApiKey } from '../../../../contract/api-keys';
 import {
   hasPermission,
@@ -6,9 +6,7 @@ import {
   type AuthStatus,
   type Permission,
 } from '../../../../contract/auth-status';
-import { Button } from '../../../components/button';
-import { Spinner } from '../../../components/spinner';
-import { describeError } from '../../../lib/api-client';
+import { ManagedSection } from '../../../components/managed-section';
 import { useNow } from '../../../lib/time';
 import { useApiKeys } from '../api/get-api-keys';
 import { ApiKeyTable } from './api-key-table';
@@ -31,36 +29,32 @@ export function ApiKeysSection({ status }: { status: AuthStatus }) {
   const canManage = hasPermission(status, 'api_keys:manage');
   const keys = useApiKeys({ enabled: canManage });
   const now = useNow();
-  const titleId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
-  if (!canManage || keys.data === null) return null;
-
   return (
-    <section className="card" aria-labelledby={titleId} aria-busy={keys.isPending || undefined}>
-      <h2 id={titleId} ref={heading} tabIndex={-1}>
-        API keys
-      </h2>
-      {keys.isPending ? (
-        <Spinner label="Loading API keys…" />
-      ) : keys.isError ? (
-        <div className="alert alert-error" role="alert">
-          <p>The API keys could not be loaded. {describeError(keys.error)}</p>
-          <Button onClick={() => void keys.refetch()}>Try again</Button>
-        </div>
-      ) : (
+    <ManagedSection
+      title="API keys"
+      allowed={canManage}
+      query={keys}
+      loading="Loading API keys…"
+      failure="The API keys could not be loaded."
+      headingRef={heading}
+      dialog={
+        <RevokeApiKeyDialog
+          apiKey={revoking}
+          keyInUseId={status.api_key_id}
+          onClose={() => setRevoking(null)}
+          returnFocus={heading}
+        />
+      }
+    >
+      {(list) => (
         <>
-          <ApiKeyTable keys={keys.data} now={now} onRevoke={setRevoking} />
+          <ApiKeyTable keys={list} now={now} onRevoke={setRevoking} />
           <CreateApiKeyForm permissions={ownPermissions(status)} />
         </>
       )}
-      <RevokeApiKeyDialog
-        apiKey={revoking}
-        keyInUseId={status.api_key_id}
-        onClose={() => setRevoking(null)}
-        returnFocus={heading}
-      />
-    </section>
+    </ManagedSection>
   );
 }

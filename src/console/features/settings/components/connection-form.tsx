@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField } from '../../../components/form';
+import { Form, FormActions, FormCheckboxField, FormTextField } from '../../../components/form';
 import { NetworkError } from '../../../lib/api-client';
 import { describeConnectFailure, useConnect } from '../../../lib/auth';
 import {
@@ -125,16 +125,7 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
         label="Remember on this device"
         hint="Unchecked, the key is forgotten when this tab closes."
       />
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button type="submit" variant="primary" pending={connect.isPending}>
-          Connect
-        </Button>
-      </div>
+      <FormActions failure={failure} submitLabel="Connect" pending={connect.isPending} />
     </Form>
   );
 }

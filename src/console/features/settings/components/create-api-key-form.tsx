@@ -12,23 +12,24 @@ import {
   type CreatedApiKey,
 } from '../../../../contract/api-keys';
 import type { Permission } from '../../../../contract/auth-status';
-import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import { ShownOnce } from '../../../components/shown-once';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  type FormMethods,
+  FormTextField,
+  FormWholeNumberField,
+} from '../../../components/form';
+import { placeServerErrors, trimmedText } from '../../../components/form-rules';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { useCreateApiKey } from '../api/create-api-key';
-import { NewApiKey } from './new-api-key';
 
 const DAYS_MESSAGE = `Enter a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS}, or leave it empty.`;
 
 const createApiKeyFormSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a name for the key.'),
-      z.maxLength(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`),
-    ),
+  name: trimmedText(API_KEY_NAME_MAX_LENGTH, 'Enter a name for the key.'),
   grant: z.record(z.string(), z.boolean()),
   expiresInDays: z.string().check(
     z.trim(),
@@ -45,10 +46,6 @@ type CreateApiKeyFormInput = z.input<typeof createApiKeyFormSchema>;
 type CreateApiKeyFormValues = z.output<typeof createApiKeyFormSchema>;
 
 const FIELD_OF_PATH = { '/name': 'name', '/expires_in_days': 'expiresInDays' } as const;
-
-function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
-  return path in FIELD_OF_PATH;
-}
 
 export function CreateApiKeyForm({ permissions }: { permissions: readonly Permission[] }) {
   const titleId = useId();
@@ -74,16 +71,9 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
         notify(`Created the key ${key.name}.`);
       },
       onError: (error) => {
-        let placed = false;
-        if (error instanceof ApiProblem) {
-          for (const fieldError of error.errors) {
-            if (isFieldPath(fieldError.path)) {
-              setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
-              placed = true;
-            }
-          }
+        if (!placeServerErrors(error, FIELD_OF_PATH, setError)) {
+          setFailure(`The key was not created. ${describeError(error)}`);
         }
-        if (!placed) setFailure(`The key was not created. ${describeError(error)}`);
       },
     });
   };
@@ -117,29 +107,30 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
             />
           ))}
         </fieldset>
-        <FormTextField
+        <FormWholeNumberField
           name="expiresInDays"
           label="Expires in days"
           hint="Optional. Empty: the key never expires."
-          type="number"
-          inputMode="numeric"
           min={1}
           max={API_KEY_MAX_EXPIRES_IN_DAYS}
-          step={1}
-          className="field-narrow"
         />
-        {failure && (
-          <p role="alert" className="alert alert-error">
-            {failure}
-          </p>
-        )}
-        <div className="form-actions">
-          <Button type="submit" variant="primary" pending={create.isPending}>
-            Create key
-          </Button>
-        </div>
+        <FormActions failure={failure} submitLabel="Create key" pending={create.isPending} />
       </Form>
-      {created && <NewApiKey created={created} onDone={() => setCreated(null)} />}
+      {created && (
+        <ShownOnce
+          intro={
+            <>
+              Created <strong>{created.name}</strong>.
+            </>
+          }
+          label="New API key"
+          value={created.secret}
+          copyLabel="Copy key"
+          copied="Key"
+          warning="Copy this key now: it will not be shown again."
+          onDone={() => setCreated(null)}
+        />
+      )}
     </div>
   );
 }

@@ -2,14 +2,20 @@
  * The account's review policy: a form for keys that hold api_keys:manage, read-only for the
  * others. Hidden when the server does not offer it (404) or the key may not read configs.
  */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { hasPermission, type AuthStatus } from '../../../../contract/auth-status';
 import { MAX_APPROVALS_REQUIRED, type AccountPolicy } from '../../../../contract/reviews';
 import { z } from '../../../../contract/zod';
-import { Button } from '../../../components/button';
-import { Form, FormCheckboxField, FormTextField, type FormMethods } from '../../../components/form';
-import { Spinner } from '../../../components/spinner';
-import { ApiProblem, describeError } from '../../../lib/api-client';
+import {
+  Form,
+  FormActions,
+  FormCheckboxField,
+  type FormMethods,
+  FormWholeNumberField,
+} from '../../../components/form';
+import { placeServerErrors } from '../../../components/form-rules';
+import { ManagedSection } from '../../../components/managed-section';
+import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { offers } from '../../../lib/permissions';
 import { useAccountPolicy } from '../api/get-account-policy';
@@ -37,10 +43,6 @@ const FIELD_OF_PATH = {
   '/reset_approvals_on_edit': 'reset_approvals_on_edit',
 } as const;
 
-function isFieldPath(path: string): path is keyof typeof FIELD_OF_PATH {
-  return path in FIELD_OF_PATH;
-}
-
 export function describeApprovalsRequired(count: number): string {
   if (count === 0) return 'None: anyone who may publish publishes a draft alone.';
   return count === 1 ? '1 approval by someone else' : `${count} approvals by others`;
@@ -62,16 +64,9 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
       {
         onSuccess: () => notify('Saved the review policy.'),
         onError: (error) => {
-          let placed = false;
-          if (error instanceof ApiProblem) {
-            for (const fieldError of error.errors) {
-              if (isFieldPath(fieldError.path)) {
-                setError(FIELD_OF_PATH[fieldError.path], { message: fieldError.message });
-                placed = true;
-              }
-            }
+          if (!placeServerErrors(error, FIELD_OF_PATH, setError)) {
+            setFailure(`The review policy was not saved. ${describeError(error)}`);
           }
-          if (!placed) setFailure(`The review policy was not saved. ${describeError(error)}`);
         },
       },
     );
@@ -87,32 +82,19 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
       onSubmit={onSubmit}
       aria-label="Review policy"
     >
-      <FormTextField
+      <FormWholeNumberField
         name="approvals_required"
         label="Approvals required"
         hint={`Approvals by others a draft needs before it is published, from 0 (no review) to ${MAX_APPROVALS_REQUIRED}.`}
-        type="number"
-        inputMode="numeric"
         min={0}
         max={MAX_APPROVALS_REQUIRED}
-        step={1}
-        className="field-narrow"
       />
       <FormCheckboxField
         name="reset_approvals_on_edit"
         label="Reset approvals when the draft is edited"
         hint="Checked: an approval counts only for the revision it was given on."
       />
-      {failure && (
-        <p role="alert" className="alert alert-error">
-          {failure}
-        </p>
-      )}
-      <div className="form-actions">
-        <Button type="submit" variant="primary" pending={save.isPending}>
-          Save policy
-        </Button>
-      </div>
+      <FormActions failure={failure} submitLabel="Save policy" pending={save.isPending} />
     </Form>
   );
 }
@@ -121,38 +103,35 @@ export function ReviewPolicySection({ status }: { status: AuthStatus }) {
   const canRead = offers(status, 'config:read');
   const canManage = hasPermission(status, 'api_keys:manage');
   const policy = useAccountPolicy({ enabled: canRead });
-  const titleId = useId();
-
-  if (!canRead || policy.data === null) return null;
 
   return (
-    <section className="card" aria-labelledby={titleId} aria-busy={policy.isPending || undefined}>
-      <h2 id={titleId}>Review policy</h2>
-      <p>Drafts can need approvals by others before they are published.</p>
-      {policy.isPending ? (
-        <Spinner label="Loading the review policy…" />
-      ) : policy.isError ? (
-        <div className="alert alert-error" role="alert">
-          <p>The review policy could not be loaded. {describeError(policy.error)}</p>
-          <Button onClick={() => void policy.refetch()}>Try again</Button>
-        </div>
-      ) : canManage ? (
-        // A saved policy comes back through the query: the form starts again from it.
-        <ReviewPolicyForm
-          key={`${policy.data.approvals_required}:${policy.data.reset_approvals_on_edit}`}
-          policy={policy.data}
-        />
-      ) : (
-        <>
-          <dl className="details">
-            <dt>Approvals required</dt>
-            <dd>{describeApprovalsRequired(policy.data.approvals_required)}</dd>
-            <dt>Reset approvals when the draft is edited</dt>
-            <dd>{policy.data.reset_approvals_on_edit ? 'Yes' : 'No'}</dd>
-          </dl>
-          <p className="field-hint">Only a key that manages API keys changes the policy.</p>
-        </>
-      )}
-    </section>
+    <ManagedSection
+      title="Review policy"
+      allowed={canRead}
+      query={policy}
+      loading="Loading the review policy…"
+      failure="The review policy could not be loaded."
+      intro={<p>Drafts can need approvals by others before they are published.</p>}
+    >
+      {(current) =>
+        canManage ? (
+          // A saved policy comes back through the query: the form starts again from it.
+          <ReviewPolicyForm
+            key={`${current.approvals_required}:${current.reset_approvals_on_edit}`}
+            policy={current}
+          />
+        ) : (
+          <>
+            <dl className="details">
+              <dt>Approvals required</dt>
+              <dd>{describeApprovalsRequired(current.approvals_required)}</dd>
+              <dt>Reset approvals when the draft is edited</dt>
+              <dd>{current.reset_approvals_on_edit ? 'Yes' : 'No'}</dd>
+            </dl>
+            <p className="field-hint">Only a key that manages API keys changes the policy.</p>
+          </>
+        )
+      }
+    </ManagedSection>
   );
 }

@@ -1,7 +1,8 @@
 /**
- * A config as the A/B test pages read it: the record, through the same cache entry as the
- * configs pages (a save on either side refreshes the other), and its apps and tests, read
- * from the YAML in the operations worker so that a large config never stalls the page.
+ * A config with its contents: the record, through the same cache entry as every other
+ * reader of it (a save anywhere refreshes them all), and its apps and tests, read from the
+ * YAML in the operations worker so that a large config never stalls the page. Also the
+ * live config and the drafts together, as the A/B test pages list them.
  */
 import {
   queryOptions,
@@ -10,22 +11,19 @@ import {
   useQuery,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type { ConfigContents } from '../../../configs';
-import type { ConfigRecord, ConfigSummary } from '../../../contract/configs';
-import { configsKeys } from '../../api/config-keys';
-import { configQueryOptions, LIVE } from '../../api/get-config';
-import { configsQueryOptions } from '../../api/get-configs';
-import { ApiProblem } from '../../lib/api-client';
-import { operationsClient } from '../../editor/operations-client';
+import type { ConfigContents } from '../../configs';
+import type { ConfigRecord, ConfigSummary } from '../../contract/configs';
+import { ApiProblem } from '../lib/api-client';
+import { operationsClient } from '../editor/operations-client';
+import { configsKeys } from './config-keys';
+import { configQueryOptions, LIVE } from './get-config';
+import { configsQueryOptions } from './get-configs';
 
-export interface AbTestSource {
+export interface ConfigWithContents {
   readonly config: ConfigRecord;
   /** null: the config's text does not parse (a broken draft); it has no tests to show. */
   readonly contents: ConfigContents | null;
 }
-
-/** At most this many drafts are read for the list; the newest come first. */
-export const MAX_DRAFTS_LISTED = 20;
 
 export function configContentsQueryOptions(config: ConfigRecord | undefined) {
   // The id and revision name the text: keying by the YAML itself would hash megabytes.
@@ -41,16 +39,16 @@ export function configContentsQueryOptions(config: ConfigRecord | undefined) {
 }
 
 /** One config's record and contents, seen as one query. */
-export type AbTestSourceQuery = (
+export type ConfigWithContentsQuery = (
   | { isPending: true; isError: false; error: null; data: undefined }
   | { isPending: false; isError: true; error: unknown; data: undefined }
-  | { isPending: false; isError: false; error: null; data: AbTestSource }
+  | { isPending: false; isError: false; error: null; data: ConfigWithContents }
 ) & { isFetching: boolean; refetch(): void };
 
-function sourceOf(
+export function withContentsOf(
   record: UseQueryResult<ConfigRecord>,
   contents: UseQueryResult<ConfigContents | null>,
-): AbTestSourceQuery {
+): ConfigWithContentsQuery {
   const common = {
     isFetching: record.isFetching || contents.isFetching,
     refetch: () => void record.refetch(),
@@ -64,24 +62,27 @@ function sourceOf(
   return { ...common, isPending: false, isError: false, error: null, data };
 }
 
-export function useAbTestSource(configId: string): AbTestSourceQuery {
+export function useConfigWithContents(configId: string): ConfigWithContentsQuery {
   const record = useQuery(configQueryOptions(configId));
   const contents = useQuery(configContentsQueryOptions(record.data));
-  return sourceOf(record, contents);
+  return withContentsOf(record, contents);
 }
+
+/** At most this many drafts are read for the list; the newest come first. */
+export const MAX_DRAFTS_LISTED = 20;
 
 function isGone(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 404;
 }
 
-export interface AbTestSources {
+export interface ConfigsWithContents {
   /** The list or the live config is still loading (a draft that comes later does not count). */
   readonly isPending: boolean;
   /** Something is still loading or refreshing. */
   readonly isFetching: boolean;
   readonly error: unknown;
   /** The live config first, then the drafts, newest first. */
-  readonly sources: readonly AbTestSource[];
+  readonly sources: readonly ConfigWithContents[];
   /** The drafts that are read (newest first), loaded or not yet. */
   readonly drafts: readonly ConfigSummary[];
   /** Drafts whose contents are still loading. */
@@ -94,7 +95,7 @@ export interface AbTestSources {
 }
 
 /** The live config and the drafts, each with its apps and tests. */
-export function useAbTestSources(): AbTestSources {
+export function useConfigsWithContents(): ConfigsWithContents {
   const list = useQuery(configsQueryOptions());
   const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
   const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
@@ -105,7 +106,7 @@ export function useAbTestSources(): AbTestSources {
   });
   const sources = records.flatMap((record, index) => {
     const content = contents[index];
-    return content ? [sourceOf(record, content)] : [];
+    return content ? [withContentsOf(record, content)] : [];
   });
   return {
     // sources[0] is the live config's (ids[0] is LIVE).
