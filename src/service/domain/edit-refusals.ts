@@ -30,6 +30,12 @@ export type EditRefusal =
   | { readonly kind: 'text_conflict'; readonly message: string }
   /** The edited text would be larger than a config may be. */
   | { readonly kind: 'too_large'; readonly message: string }
+  /** Too many edits wait for the account's worker: send again after `retryAfterSeconds`. */
+  | {
+      readonly kind: 'edit_queue_full';
+      readonly message: string;
+      readonly retryAfterSeconds: number;
+    }
   /** A lifecycle step would make the live config invalid. */
   | {
       readonly kind: 'live_would_be_invalid';

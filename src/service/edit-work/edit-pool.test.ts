@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { largeConfigText } from '../../configs/testing/large-config';
-import { HttpProblem } from '../http-problem';
+import { EditRefused } from '../domain/edit-refusals';
+import { refusalProblem } from '../plugins/refusal-problems';
 import { DocumentCache } from './document-cache';
 import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
 import { DEFAULT_EDIT_POOL, EditPool } from './edit-pool';
@@ -91,9 +92,10 @@ describe('the edit pool', () => {
     );
     expect(refusals.length).toBeGreaterThan(0);
     for (const refusal of refusals) {
-      expect(refusal).toBeInstanceOf(HttpProblem);
-      expect((refusal as HttpProblem).problem).toMatchObject({ status: 503, code: 'service_busy' });
-      expect((refusal as HttpProblem).headers['retry-after']).toBe('1');
+      expect(refusal).toBeInstanceOf(EditRefused);
+      const answer = refusalProblem(refusal);
+      expect(answer?.problem).toMatchObject({ status: 503, code: 'service_busy' });
+      expect(answer?.headers['retry-after']).toBe('1');
     }
     expect(settled.filter((result) => result.status === 'fulfilled').length).toBeGreaterThan(0);
   });

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { HttpProblem } from '../http-problem';
+import { refuseEdit } from '../domain/edit-refusals';
 import type { EditTask, EditTaskResult } from './edit-task';
 import type { EditWorkerData } from './edit-worker';
 
@@ -59,12 +59,11 @@ export class EditPool {
     const shards = (this.shards ??= this.startShards());
     const shard = shards[shardIndex(accountId, shards.length)] as Piscina<EditTask, EditTaskResult>;
     if (shard.queueSize >= (this.settings.maxQueuedPerWorker ?? MAX_QUEUED_PER_WORKER)) {
-      throw HttpProblem.of(
-        'service_busy',
-        'Too many edits are waiting for this account; try again in a moment',
-        {},
-        { 'retry-after': '1' },
-      );
+      throw refuseEdit({
+        kind: 'edit_queue_full',
+        message: 'Too many edits are waiting for this account; try again in a moment',
+        retryAfterSeconds: 1,
+      });
     }
     return shard.run(task);
   }

@@ -46,7 +46,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpProblem) return sendProblem(reply, error.problem, error.headers);
     const refusal = refusalProblem(error);
-    if (refusal) return sendProblem(reply, refusal);
+    if (refusal) return sendProblem(reply, refusal.problem, refusal.headers);
     // The database not answering is an outage to wait out, not a bug: 503 with Retry-After.
     const unavailable = asDatabaseUnavailable(error);
     if (unavailable) {

@@ -34,14 +34,28 @@ const OPERATION_REFUSAL_CODES: Readonly<Record<OperationRefusalKind, ProblemCode
   not_found: 'unknown_target',
 };
 
-/** The problem `error` is answered with, when it is a refusal; undefined otherwise. */
-export function refusalProblem(error: unknown): Problem | undefined {
-  if (error instanceof EditRefused) return editRefusalProblem(error.refusal);
+/** A refusal as it is answered: its problem, and the headers that go with it. */
+export interface RefusalAnswer {
+  readonly problem: Problem;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** How `error` is answered, when it is a refusal; undefined otherwise. */
+export function refusalProblem(error: unknown): RefusalAnswer | undefined {
+  if (error instanceof EditRefused) {
+    const { refusal } = error;
+    const headers: Record<string, string> =
+      refusal.kind === 'edit_queue_full'
+        ? { 'retry-after': String(refusal.retryAfterSeconds) }
+        : {};
+    return { problem: editRefusalProblem(refusal), headers };
+  }
   if (error instanceof Refused) {
-    return problemOf(REFUSAL_PROBLEMS[error.kind], error.message, {
+    const problem = problemOf(REFUSAL_PROBLEMS[error.kind], error.message, {
       ...(error.report ? { validation: error.report } : {}),
       ...(error.field ? { errors: [{ ...error.field }] } : {}),
     });
+    return { problem, headers: {} };
   }
   return undefined;
 }
@@ -76,6 +90,8 @@ function editRefusalProblem(refusal: EditRefusal): Problem {
       return problemOf('edit_conflict', refusal.message, { conflicts: [...refusal.conflicts] });
     case 'too_large':
       return problemOf('config_too_large', refusal.message);
+    case 'edit_queue_full':
+      return problemOf('service_busy', refusal.message);
     case 'live_would_be_invalid':
       return problemOf('invalid_config', refusal.message, { validation: refusal.report });
   }
