@@ -243,7 +243,7 @@ export class IdList {
   append(value: Record<string, unknown>): number {
     const seq = this.seq(true) as YAMLSeq;
     // `apps: []` is an empty flow list; the items appended to it read better in block style.
-    if (seq.items.length === 0) seq.flow = false;
+    if (seq.items.length === 0 && seq.flow) seq.flow = false;
     const node = this.context.createNode(value) as YAMLMap;
     seq.items.push(node);
     const index = seq.items.length - 1;

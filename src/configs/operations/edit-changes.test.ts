@@ -109,6 +109,20 @@ function checkNoted(text: string, requests: readonly Operation[][]) {
   return noted;
 }
 
+// Found by CI: a block list emptied and appended to in one request must keep its own
+// properties (no `flow: false` added where the list had no flow style).
+const EMPTIED_THEN_APPENDED = `apps:
+  # app 0
+  - id: app-0
+    name: App number 0
+    platform: web
+ab_tests: []
+`;
+const EMPTY_AND_REFILL: Operation[] = [
+  { delete_app: [{ id: 'app-0' }] },
+  { create_app: [{ id: 'a', name: 'yes', platform: 'web' }] },
+];
+
 describe('EditChanges', () => {
   it('notes every change the operations make: nothing else changes', () => {
     let noted = 0;
@@ -129,7 +143,7 @@ describe('EditChanges', () => {
           noted += checkNoted(text, requests);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, examples: [[EMPTIED_THEN_APPENDED, [EMPTY_AND_REFILL]]] },
     );
     expect(noted).toBeGreaterThan(100);
   }, 120_000);
