@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createApiKey } from '../../src/service/domain/accounts';
+import { createAccount, createApiKey } from '../../src/service/testing/made-at';
 import { newId } from '../../src/service/ids';
 import { openDatabase } from '../../src/service/store/database';
 import { SqliteStore } from '../../src/service/store/sqlite-store';

@@ -2,14 +2,12 @@
  * Accounts and users: what the operator's command line (and the tests' fixtures) make. The
  * API's own key endpoints go through ApiKeys.
  */
-import type { CreatedApiKey } from '../../contract/api-keys';
 import type { Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
 import { Refused } from './refusals';
 import { newId } from '../ids';
 import type { UserRecord } from '../store/records';
 import type { Store } from '../store/store';
-import { ApiKeys, type NewApiKey } from './api-keys';
 import { audit } from './audit';
 import type { Clock } from './clock';
 
@@ -137,27 +135,4 @@ export class Accounts {
     );
     return user;
   }
-}
-
-// Made at a given instant, for the tests' fixtures and the benchmarks' seeds.
-
-export function createAccount(
-  store: Store,
-  input: NewAccount & { readonly now: Date },
-): Promise<CreatedAccount> {
-  return new Accounts(store, () => input.now).create(input);
-}
-
-export function createUser(
-  store: Store,
-  input: NewUser & { readonly now: Date },
-): Promise<UserRecord> {
-  return new Accounts(store, () => input.now).addUser(input);
-}
-
-export function createApiKey(
-  store: Store,
-  input: NewApiKey & { readonly now: Date },
-): Promise<CreatedApiKey> {
-  return new ApiKeys(store, () => input.now).issue(input);
 }

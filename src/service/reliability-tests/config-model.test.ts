@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../contract/operations';
 import { validateConfigText } from '../../configs/validation/validate';
-import { createAccount, createApiKey } from '../domain/accounts';
+import { createAccount, createApiKey } from '../testing/made-at';
 import { dataOf, edit, expectConforming, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import {

@@ -14,7 +14,7 @@ import type { Operation } from '../../contract/operations';
 import { parseConfig } from '../../configs/parse';
 import { operationArb } from '../../configs/testing/edit-arbitraries';
 import { buildApp } from '../app';
-import { createAccount, createApiKey } from '../domain/accounts';
+import { createAccount, createApiKey } from '../testing/made-at';
 import { edit, expectSuccess, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import { reportFigure, runLength } from '../testing/run-length';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
-import { createAccount, createApiKey } from '../domain/accounts';
+import { createAccount, createApiKey } from '../testing/made-at';
 import { expectProblem, expectSuccess, urlOf, type CallInput } from '../testing/api';
 import type { EndpointName } from '../../contract/endpoints';
 import { contract } from '../../contract/endpoints';

@@ -4,7 +4,8 @@
  * steps of the same unit, and units of one account one after another.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount, type CreatedAccount } from '../domain/accounts';
+import { type CreatedAccount } from '../domain/accounts';
+import { createAccount } from '../testing/made-at';
 import { openTestStore, testStoreKind, type TestStore } from '../testing/test-store';
 import type { ConfigRecordRow, NewConfig } from './records';
 

@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createAccount, type CreatedAccount } from '../../domain/accounts';
+import { type CreatedAccount } from '../../domain/accounts';
+import { createAccount } from '../../testing/made-at';
 import { openPostgres } from '../postgres-database';
 import { PostgresStore } from '../postgres-store';
 import {

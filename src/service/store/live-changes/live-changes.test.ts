@@ -4,7 +4,8 @@
  * the same file (a second store, the command line) are announced as `null` within the poll.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount, type CreatedAccount } from '../../domain/accounts';
+import { type CreatedAccount } from '../../domain/accounts';
+import { createAccount } from '../../testing/made-at';
 import { openDatabase } from '../database';
 import { SqliteStore } from '../sqlite-store';
 import {
