@@ -55,6 +55,11 @@ export interface Endpoint {
    * also lists 304 answers it, without a body, to an `If-None-Match` naming that ETag.
    */
   readonly etag?: boolean;
+  /**
+   * A list: its query takes `limit` and `cursor` (pagedQuerySchema), and a 200 carries the
+   * next page's URL in `Link` unless it is the last.
+   */
+  readonly paged?: boolean;
   /** What a 200 is when it is not JSON: a stream of Server-Sent Events. */
   readonly stream?: 'text/event-stream';
   /** By status; `null` for a response without a body (204). */

@@ -38,6 +38,7 @@ import {
   reviewResultSchema,
   type NewReview,
 } from './reviews';
+import { pagedQuerySchema } from './pages';
 import { deliveryEndpoints } from './delivery-endpoints';
 import { endpoint, problems, type Endpoint } from './endpoint-kit';
 import { webhookEndpoints } from './webhook-endpoints';
@@ -301,12 +302,14 @@ export const contract = {
   listApiKeys: endpoint({
     method: 'GET',
     path: '/api-keys',
-    summary: "The account's API keys, without secrets",
+    summary: "The account's API keys, without secrets, newest first",
     tag: 'api-keys',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
-    responses: { 200: apiKeyListSchema, ...problems(401, 403, 429, 503) },
+    paged: true,
+    query: pagedQuerySchema({}),
+    responses: { 200: apiKeyListSchema, ...problems(400, 401, 403, 429, 503) },
   }),
   createApiKey: endpoint({
     method: 'POST',

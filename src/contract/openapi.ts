@@ -73,6 +73,11 @@ const responseHeaders = {
     description: 'Seconds to wait before the next request',
     schema: z.string().check(z.regex(/^[0-9]+$/)),
   },
+  Link: {
+    description:
+      'The next page of this list: <URL>; rel="next", absent on the last page. Follow it as it is; its cursor is opaque',
+    schema: z.string(),
+  },
   'WWW-Authenticate': {
     description: 'Bearer realm="provisioning", error="invalid_token" (RFC 6750)',
     schema: z.string(),
@@ -216,8 +221,11 @@ function parametersOf(schema: JsonSchema, location: OpenApiParameter['in']): Ope
 function responseHeadersOf(endpoint: Endpoint, status: number): ResponseHeaderName[] {
   if (status === 401) return ['WWW-Authenticate'];
   if (status === 429 || status === 503) return ['Retry-After'];
-  if (endpoint.etag && ((status >= 200 && status < 300) || status === 304)) return ['ETag'];
-  return [];
+  const success = status >= 200 && status < 300;
+  return [
+    ...(endpoint.etag && (success || status === 304) ? (['ETag'] as const) : []),
+    ...(endpoint.paged && success ? (['Link'] as const) : []),
+  ];
 }
 
 export interface OpenApiOptions {

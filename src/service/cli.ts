@@ -14,6 +14,7 @@ import { systemClock } from './domain/clock';
 import { startServer } from './server';
 import { settingsFromEnv } from './settings';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
+import { allPages } from './store/pages';
 import type { Store } from './store/store';
 
 class UsageError extends Error {}
@@ -201,7 +202,9 @@ const COMMANDS: Record<string, Command> = {
     options: { account: { type: 'string' } },
     run: (values, location) =>
       withStore(location, async (store) =>
-        (await store.listApiKeys(required(values, 'account'))).map(publicApiKey),
+        (await allPages((page) => store.listApiKeys(required(values, 'account'), page))).map(
+          publicApiKey,
+        ),
       ),
   },
   'keys revoke': {

@@ -6,6 +6,7 @@ import type { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '../../contract/
 import { ROLE_PERMISSIONS, type Permission } from '../../contract/auth-status';
 import { newId } from '../ids';
 import type { ApiKeyRecord, Principal, UserRecord } from '../store/records';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { Store } from '../store/store';
 import { generateSecret, hashSecret, obfuscate } from './api-key-secrets';
 import { audit } from './audit';
@@ -31,8 +32,8 @@ export class ApiKeys {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal): Promise<ApiKey[]> {
-    return (await this.store.listApiKeys(principal.account.id)).map(publicApiKey);
+  async list(principal: Principal, page: PageRequest): Promise<Page<ApiKey>> {
+    return mapPage(await this.store.listApiKeys(principal.account.id, page), publicApiKey);
   }
 
   create(principal: Principal, request: CreateApiKeyRequest): Promise<CreatedApiKey> {

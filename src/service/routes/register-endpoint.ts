@@ -61,6 +61,8 @@ export type EndpointOutput<N extends EndpointName> = {
   readonly status?: SuccessStatusOf<Contract[N]>;
   /** The ETag naming this response's content (a config: `etagOf`). */
   readonly etag?: string;
+  /** A list's next page: its cursor, sent as the `Link` header's `rel="next"` URL. */
+  readonly nextCursor?: string | undefined;
 } & (
   | { readonly body: ResponseBodyOf<Contract[N]> }
   /** A body the handler serialized itself with `reply.serialize` (the route's serializer). */
@@ -99,6 +101,9 @@ export function registerEndpoint<N extends EndpointName>(
           return reply.code(304).send();
         }
       }
+    }
+    if (output.nextCursor !== undefined) {
+      reply.header('link', `<${nextPageUrl(request.url, output.nextCursor)}>; rel="next"`);
     }
     const status = Number(output.status ?? successStatus);
     if ('serializedBody' in output) {
@@ -167,6 +172,16 @@ export function registerEndpoint<N extends EndpointName>(
       return undefined;
     },
   });
+}
+
+/**
+ * The request's own URL with `cursor` set: a relative reference (RFC 8288 resolves it
+ * against the request), so it holds behind a proxy that rewrites the host.
+ */
+export function nextPageUrl(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://request.invalid');
+  url.searchParams.set('cursor', cursor);
+  return `${url.pathname}${url.search}`;
 }
 
 /** An ETag for a document that does not change while the service runs: a hash of it. */

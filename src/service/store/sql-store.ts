@@ -3,6 +3,7 @@
  * (sql/sql.ts explains operations), as a read, a snapshot or a write. SqliteStore and
  * PostgresStore add what only their database does.
  */
+import type { PageRequest } from './pages';
 import type { ConfigKind } from '../../contract/config-edit';
 import type { AccountPolicy } from '../../contract/reviews';
 import * as accounts from './accounts/accounts';
@@ -55,8 +56,8 @@ export abstract class SqlStore implements Store {
   insertApiKey(key: ApiKeyRecord, audit: AuditRecord) {
     return this.db.write(apiKeys.insertApiKey(key, audit));
   }
-  listApiKeys(accountId: string) {
-    return this.db.read(apiKeys.listApiKeys(accountId));
+  listApiKeys(accountId: string, page: PageRequest) {
+    return this.db.read(apiKeys.listApiKeys(accountId, page));
   }
   findApiKey(id: string) {
     return this.db.read(apiKeys.findApiKey(id));

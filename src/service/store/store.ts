@@ -17,6 +17,7 @@ import type { LiveConfigStamp } from '../../configs/delivery-view';
 
 import type { WebhookEvent } from '../../contract/webhooks';
 
+import type { Page, PageRequest } from './pages';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
 import type { RetryOutcome } from './outbox/outbox';
@@ -105,7 +106,8 @@ export interface Store extends WebhookOutbox {
   getUser(id: string): Promise<UserRecord | undefined>;
 
   insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Promise<void>;
-  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** The account's API keys, revoked ones included, newest first. */
+  listApiKeys(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>>;
   /** Any account's key by id: for the operator's command line only. */
   findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
   /** Sets revoked_at unless already set; undefined when the account has no such key. */

@@ -4,7 +4,9 @@
  */
 import { addAudit } from '../audit/audit-log';
 import type { ApiKeyRecord, AuditRecord, Principal, UserRecord } from '../records';
-import { all, get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
+import type { Page, PageRequest } from '../pages';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
+import { get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const API_KEY_COLUMNS = [
   'id',
@@ -21,9 +23,7 @@ const API_KEY_COLUMNS = [
 ];
 
 const INSERT_KEY = insertInto('api_keys', API_KEY_COLUMNS);
-const LIST_KEYS = sql(
-  'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC',
-);
+const LIST_KEYS = keysetQuery('SELECT * FROM api_keys WHERE account_id = ?', CREATED_KEY, 'DESC');
 const GET_KEY = sql('SELECT * FROM api_keys WHERE account_id = ? AND id = ?');
 const FIND_KEY = sql('SELECT * FROM api_keys WHERE id = ?');
 const REVOKE_KEY = sql(
@@ -74,8 +74,9 @@ export function* insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Op<void> {
   yield* addAudit(audit);
 }
 
-export function* listApiKeys(accountId: string): Op<ApiKeyRecord[]> {
-  return (yield* all(LIST_KEYS, accountId)).map(toApiKey);
+/** Newest first. */
+export function* listApiKeys(accountId: string, page: PageRequest): Op<Page<ApiKeyRecord>> {
+  return yield* readPage(LIST_KEYS, [accountId], page, createdKeyOf, toApiKey);
 }
 
 export function* findApiKey(id: string): Op<ApiKeyRecord | undefined> {

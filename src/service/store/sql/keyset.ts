@@ -1,0 +1,54 @@
+/**
+ * A list read a page at a time (store/pages.ts): the same SELECT twice, for the first page
+ * and for the pages after a key, ordered by the key's columns (the last one unique).
+ */
+import { mapPage, pageOf, type Page, type PageKey, type PageRequest } from '../pages';
+import { all, sql, type Op, type Row, type Sql } from './sql';
+
+export interface KeysetQuery {
+  readonly first: Sql;
+  readonly after: Sql;
+}
+
+/**
+ * `select` ends with its WHERE clause (no ORDER BY, no LIMIT); the key's columns come in
+ * order of importance, all sorted one way. Row values compare like tuples in both dialects.
+ */
+export function keysetQuery(
+  select: string,
+  keyColumns: readonly string[],
+  direction: 'ASC' | 'DESC',
+): KeysetQuery {
+  const order = keyColumns.map((column) => `${column} ${direction}`).join(', ');
+  const comparison = direction === 'DESC' ? '<' : '>';
+  const tuple = (values: readonly string[]) =>
+    values.length === 1 ? values[0] : `(${values.join(', ')})`;
+  return {
+    first: sql(`${select} ORDER BY ${order} LIMIT ?`),
+    after: sql(
+      `${select} AND ${tuple(keyColumns)} ${comparison} ${tuple(keyColumns.map(() => '?'))} ORDER BY ${order} LIMIT ?`,
+    ),
+  };
+}
+
+/**
+ * One page: `params` fill the WHERE clause's placeholders; `keyOf` reads a row's key (an
+ * integer column as a number: SQLite orders every number before every text).
+ */
+export function* readPage<T>(
+  query: KeysetQuery,
+  params: readonly unknown[],
+  page: PageRequest,
+  keyOf: (row: Row) => PageKey,
+  toItem: (row: Row) => T,
+): Op<Page<T>> {
+  const rows =
+    page.after === undefined
+      ? yield* all(query.first, ...params, page.limit + 1)
+      : yield* all(query.after, ...params, ...page.after, page.limit + 1);
+  return mapPage(pageOf(rows, page.limit, keyOf), toItem);
+}
+
+/** The key of lists ordered by creation: `(created_at, id)`. */
+export const CREATED_KEY = ['created_at', 'id'] as const;
+export const createdKeyOf = (row: Row): PageKey => [row.created_at as string, row.id as string];
