@@ -5,7 +5,8 @@
 import { described, wholeNumber, z } from './zod';
 import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-kind';
 import { operationSchema } from './operations';
-import { reviewStateSchema } from './reviews';
+import { pagedQuerySchema } from './pages';
+import { REVIEW_STATES, reviewStateSchema } from './reviews';
 import { timestampSchema } from './timestamp';
 import { validationReportSchema } from './validation';
 
@@ -102,11 +103,26 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   });
 }
 
-/** `GET /configs?kind=draft|published`. */
-export const configListQuerySchema = z.object({
+export const MAX_CONFIG_SEARCH_LENGTH = 100;
+/** What `review` filters on: a review state, or the drafts waiting for the caller's verdict. */
+export const CONFIG_REVIEW_FILTERS = [...REVIEW_STATES, 'waiting_for_me'] as const;
+export type ConfigReviewFilter = (typeof CONFIG_REVIEW_FILTERS)[number];
+
+/** `GET /configs?kind=&review=&q=`, a page at a time. */
+export const configListQuerySchema = pagedQuerySchema({
   kind: described(z.optional(configKindSchema), 'Only configs of this kind'),
+  review: described(
+    z.optional(z.enum(CONFIG_REVIEW_FILTERS)),
+    'Only drafts in this review state; waiting_for_me: drafts in review that the caller may approve (config:publish), did not ask for, and has not approved as they now are',
+  ),
+  q: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CONFIG_SEARCH_LENGTH))),
+    'Only configs whose label contains this text (any case)',
+  ),
 });
 export type ConfigListQuery = z.infer<typeof configListQuerySchema>;
+/** What a client sends (the limit may be a number or its text). */
+export type ConfigListQueryInput = z.input<typeof configListQuerySchema>;
 
 const recordFields = {
   id: z.string(),

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CreateApiKeyRequest, CreatedApiKey } from './api-keys';
-import type { ConfigListQuery, ConfigRecord } from './configs';
+import type { ConfigListQueryInput, ConfigRecord } from './configs';
 import {
   buildPath,
   contract,
@@ -226,6 +226,6 @@ describe('types from the table (checked by tsc)', () => {
     >().toEqualTypeOf<CreateApiKeyRequest>();
     expectTypeOf<RequestBodyOf<typeof contract.getConfig>>().toEqualTypeOf<undefined>();
     expectTypeOf<ParamsOf<typeof contract.getConfig>>().toEqualTypeOf<{ id: string }>();
-    expectTypeOf<QueryOf<typeof contract.listConfigs>>().toEqualTypeOf<ConfigListQuery>();
+    expectTypeOf<QueryOf<typeof contract.listConfigs>>().toEqualTypeOf<ConfigListQueryInput>();
   });
 });

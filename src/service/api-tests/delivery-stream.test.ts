@@ -103,17 +103,16 @@ describe('GET /delivery/{client_key}/stream', () => {
     const ios = await stream(key, 'ios-app');
     await checkout.next();
     await ios.next();
-    const sent = performance.now();
     const published = await publish(
       [{ update_app: [{ id: 'checkout', settings: { theme: 'dark' } }] }],
       'Dark checkout',
     );
-    const event = await checkout.next(1_000);
-    expect(event.at - sent).toBeLessThan(1_000);
+    // How soon it arrives is a bench figure (publish → event); here: that it arrives.
+    const event = await checkout.next(10_000);
     expect(event.id).toBe(`${published}:1`);
     expect(viewOf(event.data).app.settings.theme).toBe('dark');
     // The view names the live config, so the iOS app's changed too.
-    const other = await ios.next(1_000);
+    const other = await ios.next(10_000);
     expect(viewOf(other.data).config.id).toBe(published);
     expect(viewOf(other.data).app.settings).toEqual({});
   });
@@ -231,10 +230,8 @@ describe('GET /delivery/{client_key}/stream', () => {
     const staying = await stream(kept.key, 'checkout');
     await doomed.next();
     await staying.next();
-    const at = performance.now();
     await ok(running, admin, 'revokeClientKey', { params: { id: revoked.id } });
     await doomed.ended;
-    expect(performance.now() - at).toBeLessThan(1_000);
     expect(staying.isEnded()).toBe(false);
     const again = await stream(revoked.key, 'checkout');
     expect(again.status).toBe(404);
@@ -342,9 +339,7 @@ describe('GET /delivery/{client_key}/stream', () => {
     const { key } = await clientKey();
     const opened = await Promise.all([stream(key, 'checkout'), stream(key, 'ios-app')]);
     await Promise.all(opened.map((each) => each.next()));
-    const started = performance.now();
     await running.app.close();
     await Promise.all(opened.map((each) => each.ended));
-    expect(performance.now() - started).toBeLessThan(3_000);
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../contract/webhooks';
 import {
   CREATE_APP,
+  allPagesOf,
   editOk,
   errorPaths,
   expectProblem,
@@ -527,14 +528,18 @@ describe('test events and retries', () => {
     );
   });
 
-  it('lists the last 100 deliveries, newest first', async () => {
+  it('lists the deliveries newest first, a page at a time', async () => {
     const hook = await createWebhook();
     const ids: string[] = [];
-    for (let i = 0; i < 103; i++) {
+    for (let i = 0; i < 53; i++) {
       clock.advance(1);
       ids.push((await ok(service, admin, 'sendTestWebhook', { params: { id: hook.id } })).id);
     }
-    const listed = await ok(service, admin, 'listWebhookDeliveries', { params: { id: hook.id } });
-    expect(listed.map((delivery) => delivery.id)).toEqual(ids.slice(3).reverse());
+    const first = await ok(service, admin, 'listWebhookDeliveries', { params: { id: hook.id } });
+    expect(first.map((delivery) => delivery.id)).toEqual(ids.slice(3).reverse());
+    const every = await allPagesOf(service, admin, 'listWebhookDeliveries', {
+      params: { id: hook.id },
+    });
+    expect(every.map((delivery) => delivery.id)).toEqual([...ids].reverse());
   });
 });

@@ -14,6 +14,7 @@ import {
 import { newId } from '../ids';
 
 import type { ClientKeyRecord, Principal } from '../store/records';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
@@ -51,8 +52,8 @@ export class ClientKeys {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal): Promise<ClientKey[]> {
-    return (await this.store.listClientKeys(principal.account.id)).map(publicClientKey);
+  async list(principal: Principal, page: PageRequest): Promise<Page<ClientKey>> {
+    return mapPage(await this.store.listClientKeys(principal.account.id, page), publicClientKey);
   }
 
   async create(principal: Principal, request: CreateClientKeyRequest): Promise<ClientKey> {

@@ -86,7 +86,10 @@ export function storedReport(
 }
 
 /** A stored row's fields as every view of a config shows them. */
-type StoredConfig = Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>;
+type StoredConfig = Omit<
+  ConfigRecordRow,
+  'account_id' | 'closed_at' | 'closed_reason' | 'yaml' | 'issues'
+>;
 
 function recordFieldsOf(row: StoredConfig, liveId: string | undefined, policy: AccountPolicy) {
   return {

@@ -5,17 +5,31 @@
  * the live config is always valid.
  */
 import type { ConfigEditRequest, ConfigKind } from '../../contract/config-edit';
-import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
+import type {
+  ConfigRecord,
+  ConfigReviewFilter,
+  ConfigSummary,
+  HistoryEntry,
+} from '../../contract/configs';
 import type { EditPool } from '../edit-work/edit-pool';
 import { notFound, Refused } from './refusals';
 import { newId } from '../ids';
-import type { ConfigRecordRow, Principal } from '../store/records';
+import type { ConfigListFilter } from '../store/configs/configs';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
+import type { ConfigRecordRow, ConfigSummaryRow, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edits';
 import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
-import { requireApprovals } from './reviews-state';
+import { countedApprovals, requireApprovals } from './reviews-state';
 import { addConfigPublished } from './webhook-events';
+
+/** What GET /configs filters on, as the query says it. */
+export interface ConfigListFilters {
+  readonly kind?: ConfigKind | undefined;
+  readonly review?: ConfigReviewFilter | undefined;
+  readonly q?: string | undefined;
+}
 
 export class ConfigService {
   private readonly edits: ConfigEdits;
@@ -28,12 +42,60 @@ export class ConfigService {
     this.edits = new ConfigEdits(store, clock, editPool);
   }
 
-  async list(principal: Principal, kind?: ConfigKind): Promise<ConfigSummary[]> {
-    const [{ configs, liveId }, policy] = await Promise.all([
-      this.store.listConfigs(principal.account.id, kind),
-      this.store.getPolicy(principal.account.id),
-    ]);
-    return configs.map((row) => toSummary(row, liveId, policy));
+  /**
+   * GET /configs. The review state follows from each draft's review and the policy, so SQL
+   * narrows to drafts whose review was asked for and the state is judged here, reading on
+   * until the page is full: drafts under review are few beside the published versions.
+   */
+  async list(
+    principal: Principal,
+    query: ConfigListFilters,
+    page: PageRequest,
+  ): Promise<Page<ConfigSummary>> {
+    const accountId = principal.account.id;
+    const { review } = query;
+    const filter: ConfigListFilter = {
+      kind: review === undefined || review === 'none' ? query.kind : 'draft',
+      review: review === undefined ? undefined : review === 'none' ? 'none' : 'requested',
+      labelContains: query.q,
+    };
+    if (query.kind === 'published' && review !== undefined && review !== 'none') {
+      return { items: [], next: undefined };
+    }
+    if (review === 'waiting_for_me' && !principal.key.permissions.includes('config:publish')) {
+      return { items: [], next: undefined };
+    }
+    const policy = await this.store.getPolicy(accountId);
+    const matches = (summary: ConfigSummary, row: ConfigSummaryRow): boolean => {
+      if (review === undefined || review === 'none') return true;
+      const state = summary.review?.state;
+      if (review !== 'waiting_for_me') return state === review;
+      const me = principal.user.email;
+      return (
+        state === 'in_review' &&
+        row.review?.requested_by !== me &&
+        !countedApprovals(row, policy).includes(me)
+      );
+    };
+    const items: ConfigSummary[] = [];
+    let after = page.after;
+    for (;;) {
+      const { configs, liveId } = await this.store.listConfigs(accountId, filter, {
+        limit: page.limit,
+        after,
+      });
+      for (const row of configs.items) {
+        const summary = toSummary(row, liveId, policy);
+        if (matches(summary, row)) items.push(summary);
+      }
+      if (items.length > page.limit) {
+        const shown = items.slice(0, page.limit);
+        const last = shown[shown.length - 1] as ConfigSummary;
+        return { items: shown, next: [last.created_at, last.id] };
+      }
+      if (configs.next === undefined) return { items, next: undefined };
+      after = configs.next;
+    }
   }
 
   async get(principal: Principal, id: string): Promise<ConfigRecord> {
@@ -53,9 +115,9 @@ export class ConfigService {
     return this.get(principal, liveId);
   }
 
-  async history(principal: Principal, id: string): Promise<HistoryEntry[]> {
+  async history(principal: Principal, id: string, page: PageRequest): Promise<Page<HistoryEntry>> {
     if (!(await this.store.getConfig(principal.account.id, id))) throw notFound(`The config ${id}`);
-    return (await this.store.history(principal.account.id, id)).map(toHistoryEntry);
+    return mapPage(await this.store.history(principal.account.id, id, page), toHistoryEntry);
   }
 
   /** POST /config/edit (config-edits.ts). */

@@ -194,6 +194,12 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
   `,
   },
+  {
+    name: 'lists read a page at a time: the open configs by account, newest first',
+    sqlite: `
+  CREATE INDEX configs_open_by_created ON configs(account_id, created_at, id) WHERE closed_at IS NULL;
+  `,
+  },
 ];
 
 /**

@@ -67,6 +67,9 @@ export interface ConfigRecordRow {
   readonly review: ConfigReview | null;
 }
 
+/** A config as a list shows it: without its text and issues, which a list never reads. */
+export type ConfigSummaryRow = Omit<ConfigRecordRow, 'yaml' | 'issues'>;
+
 /** A config is made without a review. */
 export type NewConfig = Omit<ConfigRecordRow, 'closed_at' | 'closed_reason' | 'review'>;
 

@@ -9,7 +9,6 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
-import type { ConfigKind } from '../../contract/config-edit';
 
 import type { AccountPolicy } from '../../contract/reviews';
 
@@ -18,6 +17,7 @@ import type { LiveConfigStamp } from '../../configs/delivery-view';
 import type { WebhookEvent } from '../../contract/webhooks';
 
 import type { Page, PageRequest } from './pages';
+import type { ConfigListFilter } from './configs/configs';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
 import type { RetryOutcome } from './outbox/outbox';
@@ -30,6 +30,7 @@ import type {
   AuditRecord,
   ClientKeyRecord,
   ConfigRecordRow,
+  ConfigSummaryRow,
   ConfigReview,
   DeliveryKeyLookup,
   EventData,
@@ -129,7 +130,7 @@ export interface Store extends WebhookOutbox {
 
   insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void>;
   /** The account's client keys, revoked ones included, newest first. */
-  listClientKeys(accountId: string): Promise<ClientKeyRecord[]>;
+  listClientKeys(accountId: string, page: PageRequest): Promise<Page<ClientKeyRecord>>;
   /** Sets revoked_at unless already set; undefined when the account has no such key. */
   revokeClientKey(
     accountId: string,
@@ -147,14 +148,16 @@ export interface Store extends WebhookOutbox {
   /** The account's live config: id, revision and when it was published, not its text. */
   getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
 
+  /** Open configs newest first, without their text, and the live id of the same moment. */
   listConfigs(
     accountId: string,
-    kind?: ConfigKind,
-  ): Promise<{ configs: ConfigRecordRow[]; liveId: string | undefined }>;
+    filter: ConfigListFilter,
+    page: PageRequest,
+  ): Promise<{ configs: Page<ConfigSummaryRow>; liveId: string | undefined }>;
   getConfig(accountId: string, id: string): Promise<ConfigRecordRow | undefined>;
   getLiveId(accountId: string): Promise<string | undefined>;
   /** History of a config and the configs it was copied from, newest first. */
-  history(accountId: string, configId: string): Promise<HistoryRecord[]>;
+  history(accountId: string, configId: string, page: PageRequest): Promise<Page<HistoryRecord>>;
   /** The entries of this config alone (not those it was copied from) after `revision`, oldest first. */
   historyAfter(accountId: string, configId: string, revision: number): Promise<HistoryRecord[]>;
   changeConfigs<T>(
@@ -182,7 +185,7 @@ export interface Store extends WebhookOutbox {
     audit: AuditRecord,
   ): Promise<void>;
   /** The reviews of a config, oldest first. */
-  listReviews(accountId: string, configId: string): Promise<ReviewRecord[]>;
+  listReviews(accountId: string, configId: string, page: PageRequest): Promise<Page<ReviewRecord>>;
 
   /**
    * Word, after commit, that what apps of an account read may have changed: a unit of work
@@ -199,7 +202,7 @@ export interface Store extends WebhookOutbox {
 
   insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void>;
   /** The account's endpoints, deleted ones left out, newest first. */
-  listWebhooks(accountId: string): Promise<WebhookRecord[]>;
+  listWebhooks(accountId: string, page: PageRequest): Promise<Page<WebhookRecord>>;
   /** An endpoint of the account, unless deleted. */
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined>;
   /**
@@ -207,12 +210,12 @@ export interface Store extends WebhookOutbox {
    * messages with ENDPOINT_DELETED_ERROR, in one transaction; false: no such endpoint.
    */
   deleteWebhook(accountId: string, id: string, at: string, audit: AuditRecord): Promise<boolean>;
-  /** An endpoint's last `limit` outbox messages, newest first. */
+  /** An endpoint's outbox messages, newest first. */
   listOutboxMessages(
     accountId: string,
     webhookId: string,
-    limit: number,
-  ): Promise<WebhookDeliveryRecord[]>;
+    page: PageRequest,
+  ): Promise<Page<WebhookDeliveryRecord>>;
   /** Queues a message made outside a unit of work (a test event). */
   insertOutboxMessage(message: WebhookDeliveryRecord): Promise<void>;
   /** A failed message back to pending, due at `at`, same id and attempts kept. */

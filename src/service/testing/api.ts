@@ -20,6 +20,7 @@ import {
 } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
 import { PROBLEM_CONTENT_TYPE, problemSchema, type Problem } from '../../contract/problem';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
 import type { TestService } from './test-service';
 
 export interface CallInput {
@@ -97,6 +98,25 @@ export async function ok<N extends EndpointName>(
   input: CallInput = {},
 ): Promise<ResponseBodyOf<Contract[N]>> {
   return expectSuccess(name, await send(service, key, name, input));
+}
+
+/** Every item of a paged list, following its Link headers (200 at a time). */
+export async function allPagesOf<N extends EndpointName>(
+  service: TestService,
+  key: string | undefined,
+  name: N,
+  input: CallInput = {},
+): Promise<ResponseBodyOf<Contract[N]>> {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = { ...input.query, limit: '200', ...(cursor ? { cursor } : {}) };
+    const response = await send(service, key, name, { ...input, query });
+    items.push(...(expectSuccess(name, response) as unknown[]));
+    const next = nextPageUrlOf(response.headers.link as string | undefined);
+    cursor = next === undefined ? undefined : cursorOfPageUrl(next);
+  } while (cursor !== undefined);
+  return items as ResponseBodyOf<Contract[N]>;
 }
 
 /**

@@ -418,20 +418,32 @@ export function malformedRequestFor(
     );
   }
   if (endpoint.query) {
+    const badKind = fc.oneof(
+      awkwardText
+        .filter((kind) => kind !== 'draft' && kind !== 'published' && isWellFormed(kind))
+        .map((kind) => `kind=${encodeURIComponent(kind)}`),
+      fc.constantFrom('kind=draft&kind=published', 'kind=', 'kind=%ZZ', 'kind=DRAFT'),
+    );
+    // A list's page: a limit out of range or not a number, a cursor it did not make.
+    const badPage = fc.oneof(
+      fc.constantFrom('limit=0', 'limit=201', 'limit=1.5', 'limit=ten', 'limit=', 'cursor='),
+      awkwardText
+        .filter((text) => text.length > 0 && isWellFormed(text))
+        .map((text) => `cursor=${encodeURIComponent(text)}`),
+    );
+    const bad =
+      endpoint.paged && 'kind' in endpoint.query.shape
+        ? fc.oneof(badKind, badPage)
+        : endpoint.paged
+          ? badPage
+          : badKind;
     categories.push(
-      fc
-        .oneof(
-          awkwardText
-            .filter((kind) => kind !== 'draft' && kind !== 'published' && isWellFormed(kind))
-            .map((kind) => `kind=${encodeURIComponent(kind)}`),
-          fc.constantFrom('kind=draft&kind=published', 'kind=', 'kind=%ZZ', 'kind=DRAFT'),
-        )
-        .map((query) => ({
-          category: 'bad query',
-          method: endpoint.method,
-          url: `${url}?${query}`,
-          headers: good,
-        })),
+      bad.map((query) => ({
+        category: 'bad query',
+        method: endpoint.method,
+        url: `${url}?${query}`,
+        headers: good,
+      })),
     );
   }
   if (endpoint.headers && 'if-match' in endpoint.headers.shape) {

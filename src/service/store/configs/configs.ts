@@ -3,7 +3,9 @@
  * history. Configs change only in units of work (unit-of-work.ts).
  */
 import type { ConfigKind } from '../../../contract/config-edit';
-import type { ConfigRecordRow, HistoryRecord, NewConfig } from '../records';
+import type { Page, PageRequest } from '../pages';
+import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const NEW_CONFIG_COLUMNS = [
@@ -39,11 +41,26 @@ const HISTORY_COLUMNS = [
 ];
 
 const OPEN_CONFIGS = `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
-/** Newest first; two configs made in the same millisecond by their order of insertion. */
-const LIST_CONFIGS = dialects({
-  sqlite: `${OPEN_CONFIGS} AND (? IS NULL OR kind = ?) ORDER BY created_at DESC, rowid DESC`,
-  postgres: `${OPEN_CONFIGS} AND (?::text IS NULL OR kind = ?) ORDER BY created_at DESC, seq DESC`,
-});
+/** A list shows no text and no issues: those columns are never read for it. */
+const SUMMARY_COLUMNS = [
+  ...NEW_CONFIG_COLUMNS.filter((column) => column !== 'yaml' && column !== 'issues'),
+  'review',
+].join(', ');
+/**
+ * Open configs newest first, by kind, review (`none`: no review asked; `requested`: a draft
+ * whose review was asked for) and a LIKE pattern on the label; a null filter takes all.
+ */
+const listFilters = (cast: string) =>
+  `SELECT ${SUMMARY_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL
+     AND (?${cast} IS NULL OR kind = ?)
+     AND (?${cast} IS NULL OR (? = 'none' AND (review IS NULL OR kind = 'published'))
+          OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))
+     AND (?${cast} IS NULL OR label ${cast ? 'ILIKE' : 'LIKE'} ? ESCAPE '\\')`;
+const LIST_CONFIGS = keysetQuery(
+  { sqlite: listFilters(''), postgres: listFilters('::text') },
+  CREATED_KEY,
+  'DESC',
+);
 const GET_CONFIG = sql(`${OPEN_CONFIGS} AND id = ?`);
 /** The open configs among the ids of a JSON list. */
 export const GET_CONFIGS = dialects({
@@ -63,7 +80,7 @@ const SET_LIVE = sql(
 );
 const INSERT_HISTORY = insertInto('history', HISTORY_COLUMNS);
 /** The line: this config, then the one it was copied from, and so on; newest first in each. */
-const HISTORY_LINE = sql(
+const HISTORY_LINE = keysetQuery(
   `WITH RECURSIVE line (id, base_config_id, depth) AS (
      SELECT id, base_config_id, 0 FROM configs WHERE account_id = ? AND id = ?
      UNION ALL
@@ -72,8 +89,9 @@ const HISTORY_LINE = sql(
       WHERE c.account_id = ? AND line.depth < 100000
    )
    SELECT h.* FROM history h JOIN line ON h.config_id = line.id
-    WHERE h.account_id = ?
-    ORDER BY line.depth, h.seq DESC`,
+    WHERE h.account_id = ?`,
+  ['h.seq'],
+  'DESC',
 );
 const HISTORY_AFTER = sql(
   'SELECT * FROM history WHERE account_id = ? AND config_id = ? AND revision > ? ORDER BY seq',
@@ -111,12 +129,33 @@ function toHistory(row: Row): HistoryRecord {
   };
 }
 
+/** What the configs list filters on in SQL (the review state itself follows from the policy). */
+export interface ConfigListFilter {
+  readonly kind?: ConfigKind | undefined;
+  readonly review?: 'none' | 'requested' | undefined;
+  /** Text the label contains, in any case. */
+  readonly labelContains?: string | undefined;
+}
+
 export function* listConfigs(
   accountId: string,
-  kind?: ConfigKind,
-): Op<{ configs: ConfigRecordRow[]; liveId: string | undefined }> {
-  const rows = yield* all(LIST_CONFIGS, accountId, kind ?? null, kind ?? null);
-  return { configs: rows.map(toConfig), liveId: yield* liveIdOf(accountId) };
+  filter: ConfigListFilter,
+  page: PageRequest,
+): Op<{ configs: Page<ConfigSummaryRow>; liveId: string | undefined }> {
+  const kind = filter.kind ?? null;
+  const review = filter.review ?? null;
+  const label =
+    filter.labelContains === undefined
+      ? null
+      : `%${filter.labelContains.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const params = [accountId, kind, kind, review, review, review, label, label];
+  const configs = yield* readPage(LIST_CONFIGS, params, page, createdKeyOf, toSummaryRow);
+  return { configs, liveId: yield* liveIdOf(accountId) };
+}
+
+function toSummaryRow(row: Row): ConfigSummaryRow {
+  const { yaml: _yaml, issues: _issues, ...summary } = toConfig({ ...row, issues: '[]' });
+  return summary;
 }
 
 export function* getConfig(accountId: string, id: string): Op<ConfigRecordRow | undefined> {
@@ -128,8 +167,14 @@ export function* liveIdOf(accountId: string): Op<string | undefined> {
   return (yield* get(GET_LIVE, accountId))?.config_id as string | undefined;
 }
 
-export function* history(accountId: string, configId: string): Op<HistoryRecord[]> {
-  return (yield* all(HISTORY_LINE, accountId, configId, accountId, accountId)).map(toHistory);
+/** The line's entries newest first, a page at a time. */
+export function* history(
+  accountId: string,
+  configId: string,
+  page: PageRequest,
+): Op<Page<HistoryRecord>> {
+  const params = [accountId, configId, accountId, accountId];
+  return yield* readPage(HISTORY_LINE, params, page, seqKeyOf, toHistory);
 }
 
 export function* historyAfter(

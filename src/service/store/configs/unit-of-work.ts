@@ -12,7 +12,7 @@ import type { ConfigRecordRow, EventData } from '../records';
 import { addReview, setConfigReview, toPolicy } from '../reviews/reviews';
 import { all, call, dialects, get, liveChanged, run, type Op } from '../sql/sql';
 import { checkDeclaredRead, type ConfigReads, type ConfigTransaction } from '../store';
-import { listWebhooks } from '../webhooks/webhooks';
+import { allWebhooks } from '../webhooks/webhooks';
 import {
   addHistory,
   CLOSE_CONFIG,
@@ -111,7 +111,7 @@ export function* unitOfWork<T>(
   // Endpoints read under the account's lock: each event reaches the endpoints that exist
   // at commit.
   if (events.length > 0) {
-    const webhooks = yield* listWebhooks(accountId);
+    const webhooks = yield* allWebhooks(accountId);
     for (const { type, at, data } of events)
       yield* insertOutboxMessages(outboxMessagesOf(webhooks, type, at, data));
   }

@@ -3,6 +3,8 @@
  * pending messages are failed in the same transaction, so none is sent after the delete.
  */
 import type { WebhookEvent } from '../../../contract/webhooks';
+import type { Page, PageRequest } from '../pages';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import { addAudit } from '../audit/audit-log';
 import { failPendingOf } from '../outbox/outbox';
 import type { AuditRecord, WebhookRecord } from '../records';
@@ -21,7 +23,8 @@ const WEBHOOK_COLUMNS = [
 const LIVE_WEBHOOKS = `SELECT ${WEBHOOK_COLUMNS.join(', ')} FROM webhooks WHERE account_id = ? AND deleted_at IS NULL`;
 
 const INSERT_WEBHOOK = insertInto('webhooks', WEBHOOK_COLUMNS);
-const LIST_WEBHOOKS = sql(`${LIVE_WEBHOOKS} ORDER BY created_at DESC, id DESC`);
+const ALL_WEBHOOKS = sql(`${LIVE_WEBHOOKS} ORDER BY created_at DESC, id DESC`);
+const LIST_WEBHOOKS = keysetQuery(LIVE_WEBHOOKS, CREATED_KEY, 'DESC');
 const GET_WEBHOOK = sql(`${LIVE_WEBHOOKS} AND id = ?`);
 const DELETE_WEBHOOK = sql(
   'UPDATE webhooks SET deleted_at = ? WHERE account_id = ? AND id = ? AND deleted_at IS NULL',
@@ -41,8 +44,13 @@ export function* insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Op<v
 }
 
 /** The account's endpoints, deleted ones left out, newest first. */
-export function* listWebhooks(accountId: string): Op<WebhookRecord[]> {
-  return (yield* all(LIST_WEBHOOKS, accountId)).map(toWebhook);
+export function* listWebhooks(accountId: string, page: PageRequest): Op<Page<WebhookRecord>> {
+  return yield* readPage(LIST_WEBHOOKS, [accountId], page, createdKeyOf, toWebhook);
+}
+
+/** Every endpoint of the account (a publish queues a message for each one subscribed). */
+export function* allWebhooks(accountId: string): Op<WebhookRecord[]> {
+  return (yield* all(ALL_WEBHOOKS, accountId)).map(toWebhook);
 }
 
 export function* getWebhook(accountId: string, id: string): Op<WebhookRecord | undefined> {
