@@ -65,12 +65,13 @@ describe('the auth status record', () => {
 });
 
 describe('permissions and roles', () => {
-  it('names four permissions and three roles', () => {
+  it('names five permissions and three roles', () => {
     expect(permissionSchema.options).toEqual([
       'config:read',
       'config:write',
       'config:publish',
       'api_keys:manage',
+      'audit:read',
     ]);
     expect(roleSchema.options).toEqual(['admin', 'editor', 'viewer']);
   });

@@ -10,11 +10,12 @@ export const PERMISSIONS = [
   'config:write',
   'config:publish',
   'api_keys:manage',
+  'audit:read',
 ] as const;
 export const permissionSchema = z.enum(PERMISSIONS).register(z.globalRegistry, {
   id: 'Permission',
   description:
-    'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys.',
+    'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys; audit:read reads and exports the audit trail.',
 });
 export type Permission = z.infer<typeof permissionSchema>;
 

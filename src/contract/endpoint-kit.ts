@@ -22,6 +22,7 @@ export type EndpointTag =
   | 'client-keys'
   | 'delivery'
   | 'webhooks'
+  | 'audit'
   | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
@@ -60,8 +61,8 @@ export interface Endpoint {
    * next page's URL in `Link` unless it is the last.
    */
   readonly paged?: boolean;
-  /** What a 200 is when it is not JSON: a stream of Server-Sent Events. */
-  readonly stream?: 'text/event-stream';
+  /** What a 200 is when it is not one JSON value: Server-Sent Events, or JSON lines. */
+  readonly stream?: 'text/event-stream' | 'application/x-ndjson';
   /** By status; `null` for a response without a body (204). */
   readonly responses: Readonly<Partial<Record<number, z.ZodMiniType | null>>>;
 }

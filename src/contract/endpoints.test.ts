@@ -57,6 +57,8 @@ describe('the contract table', () => {
         'GET /webhooks/{id}/deliveries',
         'POST /webhooks/{id}/test',
         'POST /webhooks/{id}/deliveries/{delivery_id}/retry',
+        'GET /audit',
+        'GET /audit/export',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));

@@ -39,6 +39,12 @@ import {
   type NewReview,
 } from './reviews';
 import { pagedQuerySchema } from './pages';
+import {
+  auditExportQuerySchema,
+  auditListSchema,
+  auditQuerySchema,
+  auditRecordSchema,
+} from './audit';
 import { deliveryEndpoints } from './delivery-endpoints';
 import { endpoint, problems, type Endpoint } from './endpoint-kit';
 import { webhookEndpoints } from './webhook-endpoints';
@@ -340,6 +346,32 @@ export const contract = {
     permission: 'api_keys:manage',
     params: apiKeyIdParamsSchema,
     responses: { 200: apiKeySchema, ...problems(401, 403, 404, 429, 503) },
+  }),
+  getAudit: endpoint({
+    method: 'GET',
+    path: '/audit',
+    summary: "The account's audit trail, newest first",
+    description:
+      'Every change (configs, publishes, keys, client keys, webhooks, the policy) with who made it and from where. Never a secret; webhook URLs kept to scheme and host.',
+    tag: 'audit',
+    seed: false,
+    auth: 'api_key',
+    permission: 'audit:read',
+    paged: true,
+    query: auditQuerySchema,
+    responses: { 200: auditListSchema, ...problems(400, 401, 403, 429, 503) },
+  }),
+  exportAudit: endpoint({
+    method: 'GET',
+    path: '/audit/export',
+    summary: 'The audit trail between two instants as NDJSON, oldest first, for a SIEM',
+    tag: 'audit',
+    seed: false,
+    auth: 'api_key',
+    permission: 'audit:read',
+    query: auditExportQuerySchema,
+    stream: 'application/x-ndjson',
+    responses: { 200: auditRecordSchema, ...problems(400, 401, 403, 429, 503) },
   }),
   ...deliveryEndpoints,
   ...webhookEndpoints,

@@ -155,6 +155,8 @@ describe('the OpenAPI document', () => {
             });
           } else if (path.endsWith('/stream')) {
             expect(types, `${path} ${status}`).toEqual(['text/event-stream']);
+          } else if (path.endsWith('/export')) {
+            expect(types, `${path} ${status}`).toEqual(['application/x-ndjson']);
           } else expect(types, `${path} ${status}`).toEqual(['application/json']);
         }
       }

@@ -112,6 +112,7 @@ const TAGS: Record<Endpoint['tag'], string> = {
   'client-keys': "Client keys: apps' read-only access to their live view",
   delivery: 'What apps read with a client key: their view, assignments, a stream of views',
   webhooks: 'Signed POSTs to your endpoints when configs are published or A/B tests change',
+  audit: 'Who changed what, when and from where: read by page or exported for a SIEM',
   meta: 'Probes and this document',
 };
 
@@ -253,12 +254,15 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       const headers = responseHeadersOf(endpoint, status);
       const stream = status < 300 ? endpoint.stream : undefined;
       const contentType = status >= 400 ? PROBLEM_CONTENT_TYPE : (stream ?? JSON_CONTENT_TYPE);
-      // A stream's body is text; the schema says what the data of each of its events is.
+      // A stream's body is text; the schema says what each event's data (or line) is.
       const bodySchema = (): JsonSchema =>
         stream
           ? {
               type: 'string',
-              description: 'Server-Sent Events; the data of each event is this JSON',
+              description:
+                stream === 'text/event-stream'
+                  ? 'Server-Sent Events; the data of each event is this JSON'
+                  : 'One JSON value a line (NDJSON), each this JSON',
               contentMediaType: JSON_CONTENT_TYPE,
               contentSchema: schemaAt(key.response(name, statusText)),
             }

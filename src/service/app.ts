@@ -53,6 +53,8 @@ import { registerMetaRoutes } from './routes/meta-routes';
 import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/edit-pool';
 import type { Store } from './store/store';
 import { registerWebhookRoutes } from './routes/webhook-routes';
+import { registerAuditRoutes } from './routes/audit-routes';
+import { AuditTrail } from './domain/audit-trail';
 import type { UrlPolicy } from './webhooks/url-policy';
 import { registerWebhookSender } from './webhooks/register-sender';
 import type { WebhookSendingOptions } from './webhooks/sender-wiring';
@@ -168,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerApiKeyRoutes(app, apiKeys);
   registerClientKeyRoutes(app, clientKeys);
   registerWebhookRoutes(app, webhooks);
+  registerAuditRoutes(app, new AuditTrail(store));
   if (options.webhookSender !== false) {
     registerWebhookSender(app, store, clock, { ...options.webhookSender, policy: urlPolicy });
   }

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +41,26 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * On a connection of its own: the command line runs synchronously between calls, long enough
+ * for the server to close a kept-alive connection that fetch would then reuse.
+ */
 async function status(key: string): Promise<Response> {
-  return fetch(`${baseUrl}/api/v1/auth/status`, { headers: { authorization: `Bearer ${key}` } });
+  return new Promise((resolve, reject) => {
+    const request = get(
+      `${baseUrl}/api/v1/auth/status`,
+      { agent: false, headers: { authorization: `Bearer ${key}` } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () =>
+          resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 0 })),
+        );
+        answer.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+  });
 }
 
 describe('the operator command line', () => {

@@ -183,7 +183,7 @@ const COMMANDS: Record<string, Command> = {
             ? { permissions: permissions(values.permissions) }
             : {}),
           ...(expiresInDays !== undefined ? { expiresInDays } : {}),
-          actor: 'operator',
+          actor: null,
         });
         return {
           id: key.id,
@@ -215,7 +215,7 @@ const COMMANDS: Record<string, Command> = {
         const id = required(values, 'id');
         const key = await store.findApiKey(id);
         if (!key) throw new Error(`there is no API key ${id}`);
-        return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, 'operator');
+        return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, null);
       }),
   },
 };

@@ -21,8 +21,8 @@ export interface NewApiKey {
   readonly expiresInDays?: number;
   /** The permissions of the key that makes this one, which bound it; none for the operator. */
   readonly creatorPermissions?: readonly Permission[];
-  /** The key that makes it; null: the operator. */
-  readonly actor: string | null;
+  /** Who makes it; null: the operator. */
+  readonly actor: Principal | null;
 }
 
 /** What the API key endpoints (and the operator's command line) do. */
@@ -43,18 +43,22 @@ export class ApiKeys {
       ...(request.permissions ? { permissions: request.permissions } : {}),
       ...(request.expires_in_days !== undefined ? { expiresInDays: request.expires_in_days } : {}),
       creatorPermissions: principal.key.permissions,
-      actor: principal.key.id,
+      actor: principal,
     });
   }
 
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
-    const key = await this.revokeIn(principal.account.id, id, principal.key.id);
+    const key = await this.revokeIn(principal.account.id, id, principal);
     if (!key) throw notFound(`The API key ${id}`);
     return key;
   }
 
   /** Revokes a key of `accountId`; undefined when it has none of that id. */
-  async revokeIn(accountId: string, id: string, actor: string): Promise<ApiKey | undefined> {
+  async revokeIn(
+    accountId: string,
+    id: string,
+    actor: Principal | null,
+  ): Promise<ApiKey | undefined> {
     const at = this.clock().toISOString();
     const key = await this.store.revokeApiKey(
       accountId,

@@ -1,13 +1,35 @@
-/** The audit trail's entries, as every domain module writes them beside its change. */
-import type { AuditRecord } from '../store/records';
+/**
+ * The audit trail's entries, as every domain module writes them beside its change: who (the
+ * key, or null for the operator), from where, what, on what. Never a secret: webhook URLs,
+ * often secret themselves, are kept to their scheme and host.
+ */
+import type { AuditRecord, Principal } from '../store/records';
 
 export function audit(
   accountId: string,
   at: string,
   action: string,
-  actor: string | null,
+  actor: Principal | null,
   targetId: string | null,
   detail: Record<string, unknown>,
 ): AuditRecord {
-  return { account_id: accountId, at, action, actor, target_id: targetId, detail };
+  return {
+    account_id: accountId,
+    at,
+    action,
+    actor: actor?.key.id ?? null,
+    target_id: targetId,
+    detail,
+    ip: actor?.ip ?? null,
+  };
+}
+
+/** `https://user:pw@hooks.example.com/T0/B1?token=x` -> `https://hooks.example.com/…`. */
+export function maskedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}/…`;
+  } catch {
+    return '…';
+  }
 }

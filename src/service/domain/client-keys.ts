@@ -61,7 +61,7 @@ export class ClientKeys {
       accountId: principal.account.id,
       name: request.name,
       apps: request.apps,
-      actor: principal.key.id,
+      actor: principal,
     });
     return publicClientKey(key);
   }
@@ -73,7 +73,7 @@ export class ClientKeys {
       accountId,
       id,
       at,
-      audit(accountId, at, 'client_key.revoke', principal.key.id, id, {}),
+      audit(accountId, at, 'client_key.revoke', principal, id, {}),
     );
     if (!key) throw notFound(`The client key ${id}`);
     return publicClientKey(key);
@@ -84,7 +84,7 @@ export class ClientKeys {
     accountId: string;
     name: string;
     apps: readonly string[] | undefined;
-    actor: string | null;
+    actor: Principal | null;
   }): Promise<ClientKeyRecord> {
     const now = this.clock();
     const at = now.toISOString();

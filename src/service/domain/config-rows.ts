@@ -67,6 +67,7 @@ export function history(
     operations,
     applied_paths: appliedPaths,
     ...(textChanges ? { text_changes: textChanges } : {}),
+    ip: principal.ip ?? null,
   };
 }
 

@@ -23,6 +23,7 @@ import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edi
 import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
 import { countedApprovals, requireApprovals } from './reviews-state';
 import { addConfigPublished } from './webhook-events';
+import { audit } from './audit';
 
 /** What GET /configs filters on, as the query says it. */
 export interface ConfigListFilters {
@@ -182,14 +183,9 @@ export class ConfigService {
           `The config ${id} is published; only drafts can be discarded`,
         );
       tx.close(id, 'discarded', at);
-      tx.addAudit({
-        account_id: principal.account.id,
-        at,
-        action: 'config.discard',
-        actor: principal.key.id,
-        target_id: id,
-        detail: { label: config.label },
-      });
+      tx.addAudit(
+        audit(principal.account.id, at, 'config.discard', principal, id, { label: config.label }),
+      );
     });
   }
 }

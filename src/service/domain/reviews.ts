@@ -64,7 +64,7 @@ export class Reviews {
   async setPolicy(principal: Principal, policy: AccountPolicy): Promise<AccountPolicy> {
     const accountId = principal.account.id;
     const at = this.clock().toISOString();
-    const entry = audit(accountId, at, 'account.policy', principal.key.id, accountId, {
+    const entry = audit(accountId, at, 'account.policy', principal, accountId, {
       ...policy,
     });
     await this.store.setPolicy(accountId, policy, at, entry);

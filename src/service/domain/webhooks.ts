@@ -16,7 +16,7 @@ import type { Principal, WebhookRecord } from '../store/records';
 import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { Store } from '../store/store';
 import { refuseWebhookUrl, type UrlPolicy } from '../webhooks/url-policy';
-import { audit } from './audit';
+import { audit, maskedUrl } from './audit';
 import type { Clock } from './clock';
 import { notFound, Refused } from './refusals';
 import { publicDelivery, publicWebhook, testDelivery } from './webhook-records';
@@ -61,8 +61,8 @@ export class Webhooks {
       deleted_at: null,
     };
     // The audit entry names the endpoint, never its secret.
-    const entry = audit(webhook.account_id, at, 'webhook.create', principal.key.id, webhook.id, {
-      url: webhook.url,
+    const entry = audit(webhook.account_id, at, 'webhook.create', principal, webhook.id, {
+      url: maskedUrl(webhook.url),
       events: webhook.events,
     });
     await this.store.insertWebhook(webhook, entry);
@@ -72,7 +72,7 @@ export class Webhooks {
   async delete(principal: Principal, id: string): Promise<void> {
     const accountId = principal.account.id;
     const at = this.clock().toISOString();
-    const entry = audit(accountId, at, 'webhook.delete', principal.key.id, id, {});
+    const entry = audit(accountId, at, 'webhook.delete', principal, id, {});
     if (!(await this.store.deleteWebhook(accountId, id, at, entry)))
       throw notFound(`The webhook ${id}`);
   }

@@ -161,7 +161,10 @@ export function registerEndpoint<N extends EndpointName>(
         ),
         body: parseBody(endpoint, request.body),
       };
-      const principal = endpoint.auth === 'api_key' ? request.principal : undefined;
+      const identified = endpoint.auth === 'api_key' ? request.principal : undefined;
+      // A change is audited with the address it came from; reads keep the shared principal.
+      const principal =
+        identified && endpoint.method !== 'GET' ? { ...identified, ip: request.ip } : identified;
       // A permission that depends on the body is known only now (a 400 comes before it).
       if (bodyPermission && principal) {
         requirePermission(principal, permissionOf(endpoint, parsed.body) as Permission);

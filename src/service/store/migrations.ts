@@ -200,6 +200,16 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   CREATE INDEX configs_open_by_created ON configs(account_id, created_at, id) WHERE closed_at IS NULL;
   `,
   },
+  {
+    name: 'an audit trail to read: the address of each change, an index by account, audit:read for admin keys',
+    sqlite: `
+  ALTER TABLE audit_log ADD COLUMN ip TEXT;
+  CREATE INDEX audit_log_by_account ON audit_log(account_id, seq);
+  CREATE INDEX audit_log_by_target ON audit_log(account_id, target_id, seq);
+  UPDATE api_keys SET permissions = substr(permissions, 1, length(permissions) - 1) || ',"audit:read"]'
+   WHERE permissions LIKE '%"api_keys:manage"%' AND permissions NOT LIKE '%"audit:read"%';
+  `,
+  },
 ];
 
 /**

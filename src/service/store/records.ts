@@ -44,6 +44,8 @@ export interface Principal {
   readonly key: ApiKeyRecord;
   readonly user: UserRecord;
   readonly account: AccountRecord;
+  /** The address of the request acting (set for changes, for the audit trail). */
+  readonly ip?: string;
 }
 
 export interface ConfigRecordRow {
@@ -118,15 +120,29 @@ export interface HistoryRecord {
   readonly applied_paths: readonly string[];
   /** How the edit changed the config's text (against the text before it); absent: unknown. */
   readonly text_changes?: readonly TextChange[];
+  /** The request's address, for the audit record the unit of work writes beside it. */
+  readonly ip?: string | null;
 }
 
 export interface AuditRecord {
   readonly account_id: string;
   readonly at: string;
   readonly action: string;
+  /** The API key that acted (a person's id once people sign in); null: the operator or the service. */
   readonly actor: string | null;
+  /** What changed; its kind shows in its id's prefix (`cfg_`, `key_`, `wh_`…). */
   readonly target_id: string | null;
+  /** Never a secret; webhook URLs masked (domain/audit.ts). */
   readonly detail: Readonly<Record<string, unknown>>;
+  /** The address the request came from; null for the operator's command line. */
+  readonly ip?: string | null;
+}
+
+/** An audit record as it is read back: its place in the trail and its actor's names. */
+export interface StoredAuditRecord extends AuditRecord {
+  readonly seq: number;
+  readonly actor_name: string | null;
+  readonly actor_email: string | null;
 }
 
 export interface ClientKeyRecord {

@@ -5,6 +5,8 @@
  */
 import type { PageRequest } from './pages';
 import type { ConfigListFilter } from './configs/configs';
+import * as auditLog from './audit/audit-log';
+import type { AuditFilter } from './audit/audit-log';
 import type { AccountPolicy } from '../../contract/reviews';
 import * as accounts from './accounts/accounts';
 import * as apiKeys from './api-keys/api-keys';
@@ -145,6 +147,15 @@ export abstract class SqlStore implements Store {
   }
   onOutboxQueued(listener: OutboxQueuedListener) {
     return this.outboxQueued.subscribe(listener);
+  }
+
+  listAudit(
+    accountId: string,
+    filter: AuditFilter,
+    page: PageRequest,
+    order: 'newestFirst' | 'oldestFirst' = 'newestFirst',
+  ) {
+    return this.db.read(auditLog.listAudit(accountId, filter, page, order));
   }
   claimDueOutbox(now: string, limit: number, leaseMs: number) {
     return this.db.write(outbox.claimDueOutbox(now, limit, leaseMs));

@@ -18,6 +18,7 @@ import type { WebhookEvent } from '../../contract/webhooks';
 
 import type { Page, PageRequest } from './pages';
 import type { ConfigListFilter } from './configs/configs';
+import type { AuditFilter } from './audit/audit-log';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
 import type { RetryOutcome } from './outbox/outbox';
@@ -38,6 +39,7 @@ import type {
   NewConfig,
   Principal,
   ReviewRecord,
+  StoredAuditRecord,
   UserRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
@@ -230,6 +232,14 @@ export interface Store extends WebhookOutbox {
    * OutboxQueued); returns the unsubscribe.
    */
   onOutboxQueued(listener: OutboxQueuedListener): () => void;
+
+  /** The account's audit trail by the filter, newest first unless asked otherwise. */
+  listAudit(
+    accountId: string,
+    filter: AuditFilter,
+    page: PageRequest,
+    order?: 'newestFirst' | 'oldestFirst',
+  ): Promise<Page<StoredAuditRecord>>;
 
   /** Whether the database answers, for `GET /health`: bounded in time, cheap to call often. */
   checkHealth(): Promise<DatabaseState>;

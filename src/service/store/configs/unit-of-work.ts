@@ -5,7 +5,7 @@
  * database, so SQLite runs it inside its synchronous transaction and PostgreSQL may await it.
  */
 import type { WebhookEvent } from '../../../contract/webhooks';
-import { addAudit } from '../audit/audit-log';
+import { addAudit, auditOfHistory } from '../audit/audit-log';
 import { insertOutboxMessages } from '../outbox/outbox';
 import { outboxMessagesOf } from '../outbox/outbox-records';
 import type { ConfigRecordRow, EventData } from '../records';
@@ -93,7 +93,10 @@ export function* unitOfWork<T>(
       liveId = id;
       liveChange = true;
     },
-    addHistory: (entry) => writes.push(addHistory(entry)),
+    addHistory: (entry) => {
+      writes.push(addHistory(entry));
+      writes.push(addAudit(auditOfHistory(entry)));
+    },
     addAudit: (entry) => writes.push(addAudit(entry)),
     policy: () => policy,
     setReview: (id, review) => {
