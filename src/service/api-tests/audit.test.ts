@@ -35,7 +35,10 @@ const SECRET_WEBHOOK_URL = 'http://127.0.0.1:9/hooks/T0SECRET/B1?token=xyz';
 
 /** A tour of every change the API makes; what it revealed, to look for in the trail. */
 async function tour() {
-  const draft = await editOk(service, admin, { operations: [CREATE_APP('audited')], summary: 'Add an app' });
+  const draft = await editOk(service, admin, {
+    operations: [CREATE_APP('audited')],
+    summary: 'Add an app',
+  });
   await ok(service, admin, 'publishConfig', { params: { id: draft.id } });
   const apiKey = await ok(service, admin, 'createApiKey', { payload: { name: 'CI' } });
   await ok(service, admin, 'revokeApiKey', { params: { id: apiKey.id } });
