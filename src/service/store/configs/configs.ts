@@ -4,6 +4,7 @@
  */
 import type { ConfigKind } from '../../../contract/config-edit';
 import type { ConfigRecordRow, HistoryRecord, NewConfig } from '../records';
+import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const NEW_CONFIG_COLUMNS = [
@@ -12,6 +13,7 @@ const NEW_CONFIG_COLUMNS = [
   'kind',
   'label',
   'yaml',
+  'yaml_packed',
   'revision',
   'base_config_id',
   'valid',
@@ -36,6 +38,7 @@ const HISTORY_COLUMNS = [
   'operations',
   'applied_paths',
   'text_changes',
+  'entry_packed',
 ];
 
 const OPEN_CONFIGS = `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
@@ -52,7 +55,7 @@ export const GET_CONFIGS = dialects({
 });
 const INSERT_CONFIG = insertInto('configs', NEW_CONFIG_COLUMNS);
 export const UPDATE_CONFIG = sql(
-  'UPDATE configs SET yaml = ?, revision = ?, valid = ?, error_count = ?, warning_count = ?, issues = ?, updated_at = ? WHERE account_id = ? AND id = ?',
+  'UPDATE configs SET yaml = ?, yaml_packed = ?, revision = ?, valid = ?, error_count = ?, warning_count = ?, issues = ?, updated_at = ? WHERE account_id = ? AND id = ?',
 );
 export const CLOSE_CONFIG = sql(
   'UPDATE configs SET closed_at = ?, closed_reason = ? WHERE account_id = ? AND id = ?',
@@ -81,8 +84,10 @@ const HISTORY_AFTER = sql(
 
 /** Booleans are 0/1 in SQLite and booleans in PostgreSQL; JSON columns are text in both. */
 export function toConfig(row: Row): ConfigRecordRow {
+  const { yaml_packed: packed, ...columns } = row;
   return {
-    ...(row as unknown as ConfigRecordRow),
+    ...(columns as unknown as ConfigRecordRow),
+    yaml: storedText(row.yaml, packed),
     valid: row.valid === 1 || row.valid === true,
     issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
     review:
@@ -92,7 +97,27 @@ export function toConfig(row: Row): ConfigRecordRow {
   };
 }
 
+/** What a history entry keeps of its operations, packed together once they grow long. */
+interface EntryChanges {
+  readonly operations: HistoryRecord['operations'];
+  readonly applied_paths: string[];
+  readonly text_changes?: HistoryRecord['text_changes'];
+}
+
+function changesOf(row: Row): EntryChanges {
+  if (row.entry_packed instanceof Uint8Array)
+    return JSON.parse(unpackText(row.entry_packed)) as EntryChanges;
+  return {
+    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
+    applied_paths: JSON.parse(row.applied_paths as string) as string[],
+    ...(typeof row.text_changes === 'string'
+      ? { text_changes: JSON.parse(row.text_changes) as HistoryRecord['text_changes'] }
+      : {}),
+  };
+}
+
 function toHistory(row: Row): HistoryRecord {
+  const changes = changesOf(row);
   return {
     config_id: row.config_id as string,
     account_id: row.account_id as string,
@@ -103,11 +128,9 @@ function toHistory(row: Row): HistoryRecord {
     api_key_id: (row.api_key_id as string | null) ?? null,
     api_key_name: (row.api_key_name as string | null) ?? null,
     actor_email: (row.actor_email as string | null) ?? null,
-    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
-    applied_paths: JSON.parse(row.applied_paths as string) as string[],
-    ...(typeof row.text_changes === 'string'
-      ? { text_changes: JSON.parse(row.text_changes) as HistoryRecord['text_changes'] }
-      : {}),
+    operations: changes.operations,
+    applied_paths: changes.applied_paths,
+    ...(changes.text_changes ? { text_changes: changes.text_changes } : {}),
   };
 }
 
@@ -142,18 +165,31 @@ export function* historyAfter(
 
 export function insertConfig(config: NewConfig): Op<number> {
   const issues = JSON.stringify(config.issues);
-  return run(INSERT_CONFIG, ...valuesOf({ ...config, issues }, NEW_CONFIG_COLUMNS));
+  const { plain, packed } = textColumns(config.yaml);
+  const stored = { ...config, issues, yaml: plain, yaml_packed: packed };
+  return run(INSERT_CONFIG, ...valuesOf(stored, NEW_CONFIG_COLUMNS));
 }
 
 export function setLive(accountId: string, configId: string): Op<number> {
   return run(SET_LIVE, accountId, configId);
 }
 
+/** An edit's operations may carry a whole text: long ones are packed like config text. */
 export function addHistory(entry: HistoryRecord): Op<number> {
-  const json = {
-    operations: JSON.stringify(entry.operations),
-    applied_paths: JSON.stringify(entry.applied_paths),
-    text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
+  const changes: EntryChanges = {
+    operations: entry.operations,
+    applied_paths: [...entry.applied_paths],
+    ...(entry.text_changes ? { text_changes: entry.text_changes } : {}),
   };
+  const whole = JSON.stringify(changes);
+  const json =
+    whole.length < PACK_FROM_BYTES
+      ? {
+          operations: JSON.stringify(entry.operations),
+          applied_paths: JSON.stringify(entry.applied_paths),
+          text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
+          entry_packed: null,
+        }
+      : { operations: '', applied_paths: '', text_changes: null, entry_packed: packText(whole) };
   return run(INSERT_HISTORY, ...valuesOf({ ...entry, ...json }, HISTORY_COLUMNS));
 }

@@ -1,0 +1,74 @@
+/**
+ * Config text and history operations as they rest in the database: brotli at quality 5,
+ * which keeps a 10,000-app config near 3% of its text and inflates it in about a millisecond
+ * (docs/operations.md, Stored text). Rows written before compression keep their plain text
+ * until they are written again or converted in the background; both read alike.
+ */
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+
+const QUALITY = 5;
+/** Below this a text is kept as is: brotli's frame would cost more than it saves. */
+export const PACK_FROM_BYTES = 1024;
+/** The texts packed or unpacked lately, both ways, bounded by their total length. */
+const MEMO_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Packed bytes by text and text by packed bytes, newest last: a publish packs again the
+ * text of the draft it just read, an edit's unit of work unpacks the row it read a moment
+ * before; neither pays twice. Keyed by content, so a hit is always right.
+ */
+const packedOf = new Map<string, Buffer>();
+const textOf = new Map<string, string>();
+let memoChars = 0;
+
+function remember(text: string, packed: Buffer): void {
+  if (text.length > MEMO_CHARS / 4) return;
+  packedOf.set(text, packed);
+  textOf.set(packed.toString('latin1'), text);
+  memoChars += text.length;
+  for (const [oldest, bytes] of packedOf) {
+    if (memoChars <= MEMO_CHARS) break;
+    packedOf.delete(oldest);
+    textOf.delete(bytes.toString('latin1'));
+    memoChars -= oldest.length;
+  }
+}
+
+/** The bytes stored for `text`: UTF-8, brotli-compressed. */
+export function packText(text: string): Buffer {
+  const known = packedOf.get(text);
+  if (known) return known;
+  const bytes = Buffer.from(text, 'utf8');
+  const packed = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+  remember(text, packed);
+  return packed;
+}
+
+/** The text of stored bytes (a Buffer from better-sqlite3 and pg alike). */
+export function unpackText(packed: Uint8Array): string {
+  const bytes = Buffer.isBuffer(packed) ? packed : Buffer.from(packed);
+  const key = bytes.toString('latin1');
+  const known = textOf.get(key);
+  if (known !== undefined) return known;
+  const text = brotliDecompressSync(bytes).toString('utf8');
+  remember(text, bytes);
+  return text;
+}
+
+/** A column pair's text: the packed bytes when there are some, else the plain text. */
+export function storedText(plain: unknown, packed: unknown): string {
+  return packed instanceof Uint8Array ? unpackText(packed) : (plain as string);
+}
+
+/** The pair to store for `text`: short texts plain, longer ones packed beside an empty text. */
+export function textColumns(text: string): { plain: string; packed: Buffer | null } {
+  return text.length < PACK_FROM_BYTES
+    ? { plain: text, packed: null }
+    : { plain: '', packed: packText(text) };
+}
