@@ -53,8 +53,8 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.getUser(id));
   }
 
-  insertApiKey(key: ApiKeyRecord, audit: AuditRecord) {
-    return this.db.write(apiKeys.insertApiKey(key, audit));
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(apiKeys.insertApiKey(key, audit, limit));
   }
   listApiKeys(accountId: string, page: PageRequest) {
     return this.db.read(apiKeys.listApiKeys(accountId, page));
@@ -72,8 +72,8 @@ export abstract class SqlStore implements Store {
     return this.db.writeOne(apiKeys.touchApiKey(id, at));
   }
 
-  insertClientKey(key: ClientKeyRecord, audit: AuditRecord) {
-    return this.db.write(clientKeys.insertClientKey(key, audit));
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(clientKeys.insertClientKey(key, audit, limit));
   }
   listClientKeys(accountId: string) {
     return this.db.read(clientKeys.listClientKeys(accountId));
@@ -121,8 +121,8 @@ export abstract class SqlStore implements Store {
     return this.db.read(reviews.listReviews(accountId, configId));
   }
 
-  insertWebhook(webhook: WebhookRecord, audit: AuditRecord) {
-    return this.db.write(webhooks.insertWebhook(webhook, audit));
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(webhooks.insertWebhook(webhook, audit, limit));
   }
   listWebhooks(accountId: string) {
     return this.db.read(webhooks.listWebhooks(accountId));

@@ -105,7 +105,8 @@ export interface Store extends WebhookOutbox {
   createUser(user: UserRecord, audit: AuditRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | undefined>;
 
-  insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the key's person already has `limit` active keys. */
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's API keys, revoked ones included, newest first. */
   listApiKeys(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>>;
   /** Any account's key by id: for the operator's command line only. */
@@ -127,7 +128,8 @@ export interface Store extends WebhookOutbox {
   findPrincipalByKeyHashNow?(keyHash: string): Principal | undefined;
   touchApiKey(id: string, at: string): Promise<void>;
 
-  insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the account already has `limit` keys not revoked. */
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's client keys, revoked ones included, newest first. */
   listClientKeys(accountId: string): Promise<ClientKeyRecord[]>;
   /** Sets revoked_at unless already set; undefined when the account has no such key. */
@@ -197,7 +199,8 @@ export interface Store extends WebhookOutbox {
    */
   announceLiveChange(accountId: string): Promise<void>;
 
-  insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the account already has `limit` endpoints not deleted. */
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's endpoints, deleted ones left out, newest first. */
   listWebhooks(accountId: string): Promise<WebhookRecord[]>;
   /** An endpoint of the account, unless deleted. */

@@ -62,7 +62,7 @@ describe('the webhooks migration', () => {
         target_id: 'wh_1',
         detail: {},
       };
-      await store.insertWebhook(webhook, audit);
+      await store.insertWebhook(webhook, audit, 20);
       expect(await store.listWebhooks('acc_1')).toEqual([webhook]);
       await store.changeConfigs('acc_1', {}, (tx) => {
         tx.addWebhookEvents('config.published', AT, () => ({ config: { id: 'cfg_1' } }));
