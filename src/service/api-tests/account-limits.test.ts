@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EndpointName } from '../../contract/endpoints';
 import type { Problem } from '../../contract/problem';
 import { LIMITS, type LimitName } from '../domain/limits';
-import { expectProblem, manualClock, ok, send } from '../testing/api';
+import { expectConforming, expectProblem, manualClock, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 
 let clock: ReturnType<typeof manualClock>;
@@ -97,8 +97,9 @@ describe.each(CAPS)('the limit $limit', (cap) => {
   it(`takes ${value}, refuses one more with a 409 naming it, and frees a place on release`, async () => {
     const ids = await fillTo(cap, value);
     const rows = await rowCount(cap);
-    const problem = expectProblem(await create(cap, value), 409, 'limit_reached');
-    expectLimit(problem, cap);
+    const refused = await create(cap, value);
+    expect(expectConforming(cap.create, refused)).toBe(409);
+    expectLimit(expectProblem(refused, 409, 'limit_reached'), cap);
     expect(await rowCount(cap)).toBe(rows);
 
     const first = ids[0] ?? '';

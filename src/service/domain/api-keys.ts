@@ -106,7 +106,7 @@ export class ApiKeys {
       permissions,
     });
     if (!(await this.store.insertApiKey(key, entry, LIMITS.api_keys_per_person)))
-      throw limitReached('api_keys_per_person', 'One person’s API keys');
+      throw limitReached('api_keys_per_person');
     return { ...publicApiKey(key), secret };
   }
 }

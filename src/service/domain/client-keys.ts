@@ -102,7 +102,7 @@ export class ClientKeys {
       apps: key.apps,
     });
     if (!(await this.store.insertClientKey(key, entry, LIMITS.client_keys)))
-      throw limitReached('client_keys', 'An account’s client keys');
+      throw limitReached('client_keys');
     return key;
   }
 }

@@ -15,12 +15,17 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
+const REFUSALS: Readonly<Record<LimitName, (value: number) => string>> = {
+  webhook_endpoints: (value) =>
+    `The account already has ${value} webhook endpoints, the most it may have: delete one before adding another`,
+  client_keys: (value) =>
+    `The account already has ${value} client keys in use, the most it may have: revoke one before creating another`,
+  api_keys_per_person: (value) =>
+    `This person already has ${value} active API keys, the most one may have: revoke one before creating another`,
+};
+
 /** Refuses the create that would pass the limit `name`. */
-export function limitReached(name: LimitName, what: string): Refused {
+export function limitReached(name: LimitName): Refused {
   const value = LIMITS[name];
-  return new Refused(
-    'limit_reached',
-    `${what} is limited to ${value}: delete or revoke one before creating another`,
-    { limit: { name, value } },
-  );
+  return new Refused('limit_reached', REFUSALS[name](value), { limit: { name, value } });
 }

@@ -67,7 +67,7 @@ export class Webhooks {
       events: webhook.events,
     });
     if (!(await this.store.insertWebhook(webhook, entry, LIMITS.webhook_endpoints)))
-      throw limitReached('webhook_endpoints', 'An account’s webhook endpoints');
+      throw limitReached('webhook_endpoints');
     return { ...publicWebhook(webhook), secret: webhook.secret };
   }
 
