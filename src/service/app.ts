@@ -55,6 +55,8 @@ import type { Store } from './store/store';
 import { registerWebhookRoutes } from './routes/webhook-routes';
 import type { UrlPolicy } from './webhooks/url-policy';
 import { registerWebhookSender } from './webhooks/register-sender';
+import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
+import { registerPruner } from './retention/register-pruner';
 import type { WebhookSendingOptions } from './webhooks/sender-wiring';
 
 export interface AppOptions {
@@ -89,6 +91,11 @@ export interface AppOptions {
    * `false`: no sender (tests that claim the outbox by hand, apps sharing a database).
    */
   readonly webhookSender?: Omit<WebhookSendingOptions, 'policy'> | false;
+  /**
+   * Retention: how long settled webhook messages and deleted endpoints are kept, and how
+   * often the pruner runs (DEFAULT_RETENTION's where absent); `false`: no pruner (tests).
+   */
+  readonly retention?: Partial<RetentionSettings> | false;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -170,6 +177,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWebhookRoutes(app, webhooks);
   if (options.webhookSender !== false) {
     registerWebhookSender(app, store, clock, { ...options.webhookSender, policy: urlPolicy });
+  }
+  if (options.retention !== false) {
+    registerPruner(app, store, clock, { ...DEFAULT_RETENTION, ...options.retention });
   }
   registerDeliveryRoutes(app, { reads: deliveryReads });
   registerStreamRoute(app, {

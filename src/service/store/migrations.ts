@@ -198,8 +198,10 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
     name: 'config text and long history entries compressed at rest',
     sqlite: `
   -- Brotli-compressed UTF-8 of the text; when set, yaml is empty. Rows written before keep
-  -- their text in yaml until they are written again or converted in the background.
+  -- their text in yaml until they are written again or converted in the background, which
+  -- finds them by the index below (it empties as they are converted).
   ALTER TABLE configs ADD COLUMN yaml_packed BLOB;
+  CREATE INDEX configs_unpacked ON configs(id) WHERE yaml_packed IS NULL;
   -- Brotli-compressed JSON of a long entry's operations, applied paths and text changes;
   -- when set, operations and applied_paths are empty.
   ALTER TABLE history ADD COLUMN entry_packed BLOB;

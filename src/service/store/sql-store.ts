@@ -24,6 +24,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from './records';
+import * as retention from './retention/retention';
 import * as reviews from './reviews/reviews';
 import { liveChanged, type Executor } from './sql/sql';
 import type { ConfigReads, ConfigTransaction, NewAccount, Store } from './store';
@@ -154,5 +155,21 @@ export abstract class SqlStore implements Store {
   }
   nextOutboxDue() {
     return this.db.read(outbox.nextOutboxDue());
+  }
+
+  takeLease(name: string, holder: string, now: string, until: string) {
+    return this.db.writeOne(retention.takeLease(name, holder, now, until));
+  }
+  releaseLease(name: string, holder: string) {
+    return this.db.writeOne(retention.releaseLease(name, holder));
+  }
+  pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number) {
+    return this.db.writeOne(retention.pruneDeliveries(status, before, limit));
+  }
+  pruneDeletedWebhooks(before: string, limit: number) {
+    return this.db.write(retention.pruneDeletedWebhooks(before, limit));
+  }
+  packOldConfigTexts(limit: number) {
+    return retention.packOldConfigTexts(this.db, limit);
   }
 }

@@ -9,6 +9,7 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
+import type { PruningStore } from './retention/pruning-store';
 import type { ConfigKind } from '../../contract/config-edit';
 
 import type { AccountPolicy } from '../../contract/reviews';
@@ -97,7 +98,7 @@ export interface NewAccount {
   readonly audit: AuditRecord;
 }
 
-export interface Store extends WebhookOutbox {
+export interface Store extends WebhookOutbox, PruningStore {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;

@@ -193,3 +193,26 @@ export function addHistory(entry: HistoryRecord): Op<number> {
       : { operations: '', applied_paths: '', text_changes: null, entry_packed: packText(whole) };
   return run(INSERT_HISTORY, ...valuesOf({ ...entry, ...json }, HISTORY_COLUMNS));
 }
+
+const UNPACKED_CONFIGS = sql(
+  'SELECT id, revision, yaml FROM configs WHERE yaml_packed IS NULL ORDER BY id LIMIT ?',
+);
+const SET_PACKED = sql(
+  "UPDATE configs SET yaml = '', yaml_packed = ? WHERE id = ? AND revision = ? AND yaml_packed IS NULL",
+);
+
+/** Rows written before compression, a few at a time: what the background conversion packs. */
+export function* unpackedConfigs(
+  limit: number,
+): Op<{ id: string; revision: number; yaml: string }[]> {
+  return (yield* all(UNPACKED_CONFIGS, limit)).map((row) => ({
+    id: row.id as string,
+    revision: Number(row.revision),
+    yaml: row.yaml as string,
+  }));
+}
+
+/** Stores a row's packed text, unless the row changed since it was read. */
+export function setPacked(id: string, revision: number, packed: Buffer): Op<number> {
+  return run(SET_PACKED, packed, id, revision);
+}

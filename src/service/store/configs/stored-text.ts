@@ -7,7 +7,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 
 const QUALITY = 5;
-/** Below this a text is kept as is: brotli's frame would cost more than it saves. */
+/** A history entry shorter than this is kept as is: packing it would save little. */
 export const PACK_FROM_BYTES = 1024;
 /** The texts packed or unpacked lately, both ways, bounded by their total length. */
 const MEMO_CHARS = 32 * 1024 * 1024;
@@ -66,9 +66,10 @@ export function storedText(plain: unknown, packed: unknown): string {
   return packed instanceof Uint8Array ? unpackText(packed) : (plain as string);
 }
 
-/** The pair to store for `text`: short texts plain, longer ones packed beside an empty text. */
-export function textColumns(text: string): { plain: string; packed: Buffer | null } {
-  return text.length < PACK_FROM_BYTES
-    ? { plain: text, packed: null }
-    : { plain: '', packed: packText(text) };
+/**
+ * The pair to store for a config's `text`: always packed, beside an empty text, so that only
+ * rows written before compression have yaml_packed NULL (what the background conversion finds).
+ */
+export function textColumns(text: string): { plain: string; packed: Buffer } {
+  return { plain: '', packed: packText(text) };
 }
