@@ -23,6 +23,13 @@ let memoChars = 0;
 
 function remember(text: string, packed: Buffer): void {
   if (text.length > MEMO_CHARS / 4) return;
+  // Another writer's bytes for a known text (an older brotli): one entry per text stays.
+  const earlier = packedOf.get(text);
+  if (earlier) {
+    packedOf.delete(text);
+    textOf.delete(earlier.toString('latin1'));
+    memoChars -= text.length;
+  }
   packedOf.set(text, packed);
   textOf.set(packed.toString('latin1'), text);
   memoChars += text.length;
