@@ -150,6 +150,7 @@ export interface Store extends WebhookOutbox, PruningStore {
   /** The account's live config: id, revision and when it was published, not its text. */
   getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
 
+  /** The open configs as summaries: each one's `yaml` is empty (never read for a list). */
   listConfigs(
     accountId: string,
     kind?: ConfigKind,

@@ -42,10 +42,14 @@ const HISTORY_COLUMNS = [
 ];
 
 const OPEN_CONFIGS = `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
-/** Newest first; two configs made in the same millisecond by their order of insertion. */
+/**
+ * Newest first; two configs made in the same millisecond by their order of insertion. A list
+ * shows summaries: the text is neither read nor inflated, and comes back empty.
+ */
+const LISTED_CONFIGS = `SELECT ${CONFIG_COLUMNS.replace('yaml, yaml_packed', "'' AS yaml")} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
 const LIST_CONFIGS = dialects({
-  sqlite: `${OPEN_CONFIGS} AND (? IS NULL OR kind = ?) ORDER BY created_at DESC, rowid DESC`,
-  postgres: `${OPEN_CONFIGS} AND (?::text IS NULL OR kind = ?) ORDER BY created_at DESC, seq DESC`,
+  sqlite: `${LISTED_CONFIGS} AND (? IS NULL OR kind = ?) ORDER BY created_at DESC, rowid DESC`,
+  postgres: `${LISTED_CONFIGS} AND (?::text IS NULL OR kind = ?) ORDER BY created_at DESC, seq DESC`,
 });
 const GET_CONFIG = sql(`${OPEN_CONFIGS} AND id = ?`);
 /** The open configs among the ids of a JSON list. */
