@@ -123,6 +123,8 @@ export default defineConfig({
             'src/service/reliability-tests/config-model.test.ts',
             'src/service/scale-out/**/*.test.ts',
             'src/service/store/unit-of-work.test.ts',
+            'src/service/store/configs/stored-text.test.ts',
+            'src/service/retention/pruner.test.ts',
             'src/**/*.postgres.test.ts',
           ],
           environment: 'node',

@@ -16,6 +16,7 @@ import { benchDeliveryStream } from './service/delivery-stream';
 import { benchDeliveryView } from './service/delivery-view';
 import { benchEditUnderLoad } from './service/edit-under-load';
 import { benchMergeEdit } from './service/merge-edit';
+import { benchStoredText } from './service/stored-text';
 import { judged, round, type Figure } from './lib/figures';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -23,7 +24,7 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream'],
+  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream', 'storage'],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -81,6 +82,7 @@ if (runs('load')) await section('the service under edit load', benchEditUnderLoa
 if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
 if (runs('delivery')) await section('GET /delivery/{key}/apps/{app}, 304', benchDeliveryView);
 if (runs('stream')) await section('push: publish → SSE event', benchDeliveryStream);
+if (runs('storage')) await section('config text at rest', benchStoredText);
 if (runs('sizes') || runs('browser')) {
   // The console as it ships: built now, so that a clean clone can run the bench.
   process.stderr.write('bench: building the console…\n');

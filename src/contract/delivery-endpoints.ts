@@ -33,14 +33,14 @@ export const deliveryEndpoints = {
     path: '/client-keys',
     summary: 'Create a client key, for apps to read their live view',
     description:
-      'A client key is not a secret: it is built into apps and grants only the delivery endpoints, for this account and, when apps is given, those apps.',
+      'A client key is not a secret: it is built into apps and grants only the delivery endpoints, for this account and, when apps is given, those apps. 409 limit_reached when the account already has 100 keys not revoked.',
     tag: 'client-keys',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
     body: createClientKeyRequestSchema,
     bodyRequired: true,
-    responses: { 201: clientKeySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
+    responses: { 201: clientKeySchema, ...problems(400, 401, 403, 409, 413, 415, 429, 503) },
   }),
   revokeClientKey: endpoint({
     method: 'DELETE',

@@ -326,14 +326,18 @@ export const contract = {
     method: 'POST',
     path: '/api-keys',
     summary: "Create an API key for the caller's user; its secret is in this response only",
-    description: "403 when the permissions asked for exceed the caller's role.",
+    description:
+      "403 when the permissions asked for exceed the caller's role; 409 limit_reached when the caller's user already has 50 active keys.",
     tag: 'api-keys',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
     body: createApiKeyRequestSchema,
     bodyRequired: true,
-    responses: { 201: createdApiKeySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
+    responses: {
+      201: createdApiKeySchema,
+      ...problems(400, 401, 403, 409, 413, 415, 429, 503),
+    },
   }),
   revokeApiKey: endpoint({
     method: 'DELETE',

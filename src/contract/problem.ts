@@ -30,6 +30,7 @@ export const PROBLEM_CODES = {
   approval_required: { status: 409, title: 'The draft lacks the approvals it needs' },
   review_not_requested: { status: 409, title: 'No review of the draft was requested' },
   already_approved: { status: 409, title: 'The reviewer already approved this revision' },
+  limit_reached: { status: 409, title: 'An account limit is reached' },
   precondition_failed: { status: 412, title: 'The config has changed' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
@@ -96,6 +97,16 @@ export const editConflictSchema = z
   .register(z.globalRegistry, { id: 'EditConflict' });
 export type EditConflict = z.infer<typeof editConflictSchema>;
 
+export const problemLimitSchema = z
+  .object({
+    name: described(
+      z.string(),
+      'Which limit: webhook_endpoints, client_keys or api_keys_per_person',
+    ),
+    value: described(wholeNumber(1), 'How many the account (or person) may hold'),
+  })
+  .register(z.globalRegistry, { id: 'ProblemLimit' });
+
 export const problemSchema = z
   .object({
     type: described(z.string(), 'URI of the problem type, e.g. urn:provisioning:problem:not_found'),
@@ -118,6 +129,10 @@ export const problemSchema = z
       z.optional(z.array(editConflictSchema)),
       'For edit_conflict: each field both edits changed',
     ),
+    limit: described(
+      z.optional(problemLimitSchema),
+      'For limit_reached: the limit the request would pass',
+    ),
   })
   .register(z.globalRegistry, { id: 'Problem', description: 'RFC 9457 problem details.' });
 
@@ -128,7 +143,7 @@ export type Problem = z.infer<typeof problemSchema>;
 export function problemOf(
   code: ProblemCode,
   detail: string,
-  extra: Pick<Problem, 'errors' | 'validation' | 'conflicts'> = {},
+  extra: Pick<Problem, 'errors' | 'validation' | 'conflicts' | 'limit'> = {},
 ): Problem {
   const { status, title } = PROBLEM_CODES[code];
   return { type: problemTypeUri(code), title, status, detail, code, ...extra };

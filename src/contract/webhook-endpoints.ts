@@ -29,14 +29,17 @@ export const webhookEndpoints = {
     path: '/webhooks',
     summary: 'Add a webhook endpoint; its signing secret is in this response only',
     description:
-      'Deliveries are signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 for a URL that is not https: (or http: to a private address where the service allows it).',
+      'Deliveries are signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). 400 for a URL that is not https: (or http: to a private address where the service allows it). 409 limit_reached when the account already has 20 endpoints.',
     tag: 'webhooks',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
     body: createWebhookRequestSchema,
     bodyRequired: true,
-    responses: { 201: createdWebhookSchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
+    responses: {
+      201: createdWebhookSchema,
+      ...problems(400, 401, 403, 409, 413, 415, 429, 503),
+    },
   }),
   deleteWebhook: endpoint({
     method: 'DELETE',

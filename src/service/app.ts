@@ -57,6 +57,8 @@ import { registerAuditRoutes } from './routes/audit-routes';
 import { AuditTrail } from './domain/audit-trail';
 import type { UrlPolicy } from './webhooks/url-policy';
 import { registerWebhookSender } from './webhooks/register-sender';
+import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
+import { registerPruner } from './retention/register-pruner';
 import type { WebhookSendingOptions } from './webhooks/sender-wiring';
 
 export interface AppOptions {
@@ -91,6 +93,11 @@ export interface AppOptions {
    * `false`: no sender (tests that claim the outbox by hand, apps sharing a database).
    */
   readonly webhookSender?: Omit<WebhookSendingOptions, 'policy'> | false;
+  /**
+   * Retention: how long settled webhook messages and deleted endpoints are kept, and how
+   * often the pruner runs (DEFAULT_RETENTION's where absent); `false`: no pruner (tests).
+   */
+  readonly retention?: Partial<RetentionSettings> | false;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -173,6 +180,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuditRoutes(app, new AuditTrail(store));
   if (options.webhookSender !== false) {
     registerWebhookSender(app, store, clock, { ...options.webhookSender, policy: urlPolicy });
+  }
+  if (options.retention !== false) {
+    registerPruner(app, store, clock, { ...DEFAULT_RETENTION, ...options.retention });
   }
   registerDeliveryRoutes(app, { reads: deliveryReads });
   registerStreamRoute(app, {

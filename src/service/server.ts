@@ -48,6 +48,7 @@ export async function startServer(
     corsOrigins: settings.corsOrigins,
     webhookUrlPolicy: { allowPrivate: settings.webhooksAllowPrivate },
     webhookSender: settings.webhookSender,
+    retention: settings.retention,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

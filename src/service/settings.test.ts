@@ -169,3 +169,32 @@ describe('WEBHOOKS_ALLOW_PRIVATE', () => {
     );
   });
 });
+
+describe('retention', () => {
+  it('keeps delivered webhook messages 30 days, failed ones 90, deleted endpoints 30; prunes hourly', () => {
+    expect(settingsFromEnv({}).retention).toMatchObject({
+      deliveredDays: 30,
+      failedDays: 90,
+      deletedWebhookDays: 30,
+      intervalMs: 3_600_000,
+    });
+  });
+
+  it('reads each setting, and refuses what is not a whole number > 0', () => {
+    const settings = settingsFromEnv({
+      WEBHOOK_DELIVERED_RETENTION_DAYS: '7',
+      WEBHOOK_FAILED_RETENTION_DAYS: '14',
+      WEBHOOK_DELETED_RETENTION_DAYS: '3',
+      PRUNE_INTERVAL_MS: '60000',
+    });
+    expect(settings.retention).toMatchObject({
+      deliveredDays: 7,
+      failedDays: 14,
+      deletedWebhookDays: 3,
+      intervalMs: 60_000,
+    });
+    expect(() => settingsFromEnv({ WEBHOOK_FAILED_RETENTION_DAYS: '0' })).toThrow(
+      /WEBHOOK_FAILED_RETENTION_DAYS must be a whole number > 0/,
+    );
+  });
+});

@@ -9,6 +9,7 @@ import { DEFAULT_EDIT_POOL, type EditPoolSettings } from './edit-work/edit-pool'
 import { DEFAULT_DELIVERY_RATE_LIMIT, type RateLimitSettings } from './plugins/rate-limit';
 import { DELIVERY_ACCESS_LOG_MODES, type DeliveryAccessLog } from './plugins/delivery-read-log';
 import { DEFAULT_STREAM_SETTINGS } from './delivery/stream-hub';
+import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
 import {
   webhookSenderSettingsFrom,
   type WebhookSenderEnvSettings,
@@ -38,6 +39,11 @@ export interface ServiceSettings {
   readonly webhooksAllowPrivate: boolean;
   /** `WEBHOOKS_TIMEOUT_MS`, `WEBHOOKS_RETRY_SCHEDULE_MS` (tests, trials): the webhook sender's. */
   readonly webhookSender: WebhookSenderEnvSettings;
+  /**
+   * `WEBHOOK_DELIVERED_RETENTION_DAYS`, `WEBHOOK_FAILED_RETENTION_DAYS`,
+   * `WEBHOOK_DELETED_RETENTION_DAYS`, `PRUNE_INTERVAL_MS`: what the pruner keeps, how often it runs.
+   */
+  readonly retention: RetentionSettings;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -208,5 +214,24 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     ),
     webhooksAllowPrivate: webhooksAllowPrivateFrom(env.WEBHOOKS_ALLOW_PRIVATE),
     webhookSender: webhookSenderSettingsFrom(env),
+    retention: {
+      ...DEFAULT_RETENTION,
+      deliveredDays: wholeNumberFrom(
+        env,
+        'WEBHOOK_DELIVERED_RETENTION_DAYS',
+        DEFAULT_RETENTION.deliveredDays,
+      ),
+      failedDays: wholeNumberFrom(
+        env,
+        'WEBHOOK_FAILED_RETENTION_DAYS',
+        DEFAULT_RETENTION.failedDays,
+      ),
+      deletedWebhookDays: wholeNumberFrom(
+        env,
+        'WEBHOOK_DELETED_RETENTION_DAYS',
+        DEFAULT_RETENTION.deletedWebhookDays,
+      ),
+      intervalMs: millisecondsFrom(env, 'PRUNE_INTERVAL_MS', DEFAULT_RETENTION.intervalMs),
+    },
   };
 }

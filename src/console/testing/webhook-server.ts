@@ -32,6 +32,8 @@ export class WebhookServer {
   readonly reads = new Map<string, number>();
   /** When set, a create is refused with a 400 at `/url` saying this. */
   refuseUrl: string | null = null;
+  /** When set, a create past this many endpoints is refused as the account's limit. */
+  limit: number | null = null;
   readonly handlers: readonly HttpHandler[];
   private next = 1;
 
@@ -46,6 +48,15 @@ export class WebhookServer {
             problem: problemOf('invalid_request', `url ${this.refuseUrl}`, {
               errors: [{ path: '/url', message: this.refuseUrl }],
             }),
+          };
+        }
+        if (this.limit !== null && this.webhooks.length >= this.limit) {
+          return {
+            problem: problemOf(
+              'limit_reached',
+              `The account already has ${this.limit} webhook endpoints, the most it may have: delete one before adding another`,
+              { limit: { name: 'webhook_endpoints', value: this.limit } },
+            ),
           };
         }
         return { status: 201, body: this.add(body) };

@@ -197,7 +197,12 @@ describe('a stored config too deep to read', () => {
     // A row an earlier version could store: the live config holding 1,200 nested lists.
     const liveId = (await ok(service, admin, 'getLiveConfig')).id;
     const deep = `apps: []\ndeep: ${JSON.stringify(nestedLists(1_200))}\n`;
-    await service.rows('UPDATE configs SET yaml = ? WHERE id = ? RETURNING id', deep, liveId);
+    // As a row written before compression holds its text.
+    await service.rows(
+      'UPDATE configs SET yaml = ?, yaml_packed = NULL WHERE id = ? RETURNING id',
+      deep,
+      liveId,
+    );
 
     const before = await snapshot();
     for (const operation of [{ unset: [{ path: '/deep' }] }, CREATE_APP('a')]) {

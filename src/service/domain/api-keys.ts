@@ -11,6 +11,7 @@ import type { Store } from '../store/store';
 import { generateSecret, hashSecret, obfuscate } from './api-key-secrets';
 import { audit } from './audit';
 import type { Clock } from './clock';
+import { limitReached, LIMITS } from './limits';
 import { notFound, Refused } from './refusals';
 
 export interface NewApiKey {
@@ -104,13 +105,12 @@ export class ApiKeys {
           : new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString(),
       revoked_at: null,
     };
-    await this.store.insertApiKey(
-      key,
-      audit(key.account_id, at, 'api_key.create', input.actor, key.id, {
-        name: key.name,
-        permissions,
-      }),
-    );
+    const entry = audit(key.account_id, at, 'api_key.create', input.actor, key.id, {
+      name: key.name,
+      permissions,
+    });
+    if (!(await this.store.insertApiKey(key, entry, LIMITS.api_keys_per_person)))
+      throw limitReached('api_keys_per_person');
     return { ...publicApiKey(key), secret };
   }
 }

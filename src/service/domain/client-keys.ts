@@ -18,6 +18,7 @@ import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
+import { limitReached, LIMITS } from './limits';
 import { notFound } from './refusals';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -97,13 +98,12 @@ export class ClientKeys {
       created_at: at,
       revoked_at: null,
     };
-    await this.store.insertClientKey(
-      key,
-      audit(key.account_id, at, 'client_key.create', input.actor, key.id, {
-        name: key.name,
-        apps: key.apps,
-      }),
-    );
+    const entry = audit(key.account_id, at, 'client_key.create', input.actor, key.id, {
+      name: key.name,
+      apps: key.apps,
+    });
+    if (!(await this.store.insertClientKey(key, entry, LIMITS.client_keys)))
+      throw limitReached('client_keys');
     return key;
   }
 }

@@ -24,7 +24,15 @@ export type RefusalKind =
   /** A review names a line the draft does not have. */
   | 'line_not_found'
   /** A field is well formed, but its value is refused (a webhook URL the policy forbids). */
-  | 'invalid_field';
+  | 'invalid_field'
+  /** A create would pass one of the account's limits (domain/limits.ts). */
+  | 'limit_reached';
+
+/** The limit a `limit_reached` refusal names, and its value. */
+export interface RefusedLimit {
+  readonly name: string;
+  readonly value: number;
+}
 
 /** The field an `invalid_field` refusal is about: a JSON Pointer into the body, and why. */
 export interface RefusedField {
@@ -37,15 +45,22 @@ export class Refused extends Error {
   readonly report: ValidationReport | undefined;
   /** The field at fault, for `invalid_field`. */
   readonly field: RefusedField | undefined;
+  /** The limit reached, for `limit_reached`. */
+  readonly limit: RefusedLimit | undefined;
 
   constructor(
     readonly kind: RefusalKind,
     message: string,
-    detail: { readonly report?: ValidationReport; readonly field?: RefusedField } = {},
+    detail: {
+      readonly report?: ValidationReport;
+      readonly field?: RefusedField;
+      readonly limit?: RefusedLimit;
+    } = {},
   ) {
     super(message);
     this.report = detail.report;
     this.field = detail.field;
+    this.limit = detail.limit;
   }
 }
 

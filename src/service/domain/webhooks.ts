@@ -18,6 +18,7 @@ import type { Store } from '../store/store';
 import { refuseWebhookUrl, type UrlPolicy } from '../webhooks/url-policy';
 import { audit, maskedUrl } from './audit';
 import type { Clock } from './clock';
+import { limitReached, LIMITS } from './limits';
 import { notFound, Refused } from './refusals';
 import { publicDelivery, publicWebhook, testDelivery } from './webhook-records';
 
@@ -65,7 +66,8 @@ export class Webhooks {
       url: maskedUrl(webhook.url),
       events: webhook.events,
     });
-    await this.store.insertWebhook(webhook, entry);
+    if (!(await this.store.insertWebhook(webhook, entry, LIMITS.webhook_endpoints)))
+      throw limitReached('webhook_endpoints');
     return { ...publicWebhook(webhook), secret: webhook.secret };
   }
 

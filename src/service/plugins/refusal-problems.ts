@@ -24,6 +24,7 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   already_approved: 'already_approved',
   line_not_found: 'line_not_found',
   invalid_field: 'invalid_request',
+  limit_reached: 'limit_reached',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */
@@ -54,6 +55,7 @@ export function refusalProblem(error: unknown): RefusalAnswer | undefined {
     const problem = problemOf(REFUSAL_PROBLEMS[error.kind], error.message, {
       ...(error.report ? { validation: error.report } : {}),
       ...(error.field ? { errors: [{ ...error.field }] } : {}),
+      ...(error.limit ? { limit: { ...error.limit } } : {}),
     });
     return { problem, headers: {} };
   }

@@ -11,6 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIFECYCLE_ACTIONS, type LifecycleAction } from '../../contract/operations';
 import { validateConfigText } from '../../configs/validation/validate';
+import { storedText } from '../store/configs/stored-text';
 import { createAccount, createApiKey } from '../testing/made-at';
 import { dataOf, edit, expectConforming, ok, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
@@ -26,6 +27,13 @@ import {
   type Outcome,
 } from '../testing/config-model';
 import { reportFigure, runLength } from '../testing/run-length';
+
+interface StoredYaml {
+  readonly id: string;
+  readonly yaml: string;
+  readonly yaml_packed: Uint8Array | null;
+}
+const textOf = (row: StoredYaml) => storedText(row.yaml, row.yaml_packed);
 
 const APPS = ['web', 'ios', 'tv'];
 const TESTS = ['t1', 't2', 't3'];
@@ -158,19 +166,19 @@ async function checkInvariants(model: ConfigModel, real: Real): Promise<void> {
   }
 
   // Published versions never change, and none disappears.
-  const published = await service.rows<{ id: string; yaml: string }>(
-    "SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'published'",
+  const published = await service.rows<StoredYaml>(
+    "SELECT id, yaml, yaml_packed FROM configs WHERE account_id = ? AND kind = 'published'",
     real.accountId,
   );
-  expect(new Map(published.map((row) => [row.id, row.yaml]))).toEqual(real.publishedYaml);
+  expect(new Map(published.map((row) => [row.id, textOf(row)]))).toEqual(real.publishedYaml);
   expect([...real.publishedYaml.keys()].sort()).toEqual([...model.published.keys()].sort());
 
   // The open drafts are the model's, holding the model's data.
-  const drafts = await service.rows<{ id: string; yaml: string }>(
-    "SELECT id, yaml FROM configs WHERE account_id = ? AND kind = 'draft' AND closed_at IS NULL",
+  const drafts = await service.rows<StoredYaml>(
+    "SELECT id, yaml, yaml_packed FROM configs WHERE account_id = ? AND kind = 'draft' AND closed_at IS NULL",
     real.accountId,
   );
-  expect(new Map(drafts.map((row) => [row.id, dataOfYaml(dataOf(row.yaml))]))).toEqual(
+  expect(new Map(drafts.map((row) => [row.id, dataOfYaml(dataOf(textOf(row)))]))).toEqual(
     model.drafts,
   );
 

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { problemSchema } from '../../contract/problem';
+import { storedText } from '../store/configs/stored-text';
 import { DATABASE_FILE } from '../store/database';
 import { openConnection, type RawConnection } from '../testing/raw-http';
 import { runCli, spawnService, type ServiceProcess } from '../testing/service-process';
@@ -226,12 +227,15 @@ describe('SIGTERM under keep-alive load', () => {
 
     // Every acknowledged edit is in the draft, and nothing else was added.
     const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-    const row = db.prepare('SELECT yaml FROM configs WHERE id = ?').get(draftId) as {
+    const row = db.prepare('SELECT yaml, yaml_packed FROM configs WHERE id = ?').get(draftId) as {
       yaml: string;
+      yaml_packed: Buffer | null;
     };
     db.close();
     const ids = new Set(
-      ((parse(row.yaml) as { apps: { id: string }[] }).apps ?? []).map((app) => app.id),
+      ((parse(storedText(row.yaml, row.yaml_packed)) as { apps: { id: string }[] }).apps ?? []).map(
+        (app) => app.id,
+      ),
     );
     const acknowledgedEdits = answered.flatMap((o) =>
       o.status === 200 && o.app !== undefined ? [o.app] : [],

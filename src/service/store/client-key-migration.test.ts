@@ -67,7 +67,7 @@ describe('the client keys migration', () => {
         target_id: 'ckey_1',
         detail: {},
       };
-      await store.insertClientKey(key, audit);
+      await store.insertClientKey(key, audit, 100);
       expect((await store.listClientKeys('acc_1', { limit: 200, after: undefined })).items).toEqual(
         [key],
       );

@@ -210,17 +210,47 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
    WHERE permissions LIKE '%"api_keys:manage"%' AND permissions NOT LIKE '%"audit:read"%';
   `,
   },
+  {
+    name: 'config text and long history entries compressed at rest',
+    sqlite: `
+  -- Brotli-compressed UTF-8 of the text; when set, yaml is empty. Rows written before keep
+  -- their text in yaml until they are written again or converted in the background, which
+  -- finds them by the index below (it empties as they are converted).
+  ALTER TABLE configs ADD COLUMN yaml_packed BLOB;
+  CREATE INDEX configs_unpacked ON configs(id) WHERE yaml_packed IS NULL;
+  -- Brotli-compressed JSON of a long entry's operations, applied paths and text changes;
+  -- when set, operations and applied_paths are empty.
+  ALTER TABLE history ADD COLUMN entry_packed BLOB;
+  `,
+  },
+  {
+    name: 'retention: what pruning looks up, and the lease that lets one instance prune',
+    sqlite: `
+  -- Settled deliveries by age: pruning deletes them oldest first, in small batches.
+  CREATE INDEX webhook_deliveries_settled ON webhook_deliveries(status, created_at);
+  CREATE INDEX webhooks_deleted ON webhooks(deleted_at) WHERE deleted_at IS NOT NULL;
+
+  -- A background job runs on the instance holding its lease until expires_at.
+  CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  `,
+  },
 ];
 
 /**
  * SQLite's types in PostgreSQL's words. Timestamps are ISO 8601 text in both (byte for byte
  * what the API returns); JSON is text, not jsonb, which would reorder keys. configs gets a
  * seq, SQLite's rowid there: the tie-break of two configs made in the same millisecond.
+ * Compressed bytes are a BLOB in SQLite and a BYTEA in PostgreSQL.
  */
 const POSTGRES_REWRITES: readonly (readonly [string, string])[] = [
   ['seq INTEGER PRIMARY KEY AUTOINCREMENT', 'seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'],
   ['valid INTEGER NOT NULL', 'valid BOOLEAN NOT NULL'],
   ['reset_approvals_on_edit INTEGER NOT NULL', 'reset_approvals_on_edit BOOLEAN NOT NULL'],
+  [' BLOB;', ' BYTEA;'],
   [
     'CREATE TABLE configs (\n    id TEXT PRIMARY KEY,',
     'CREATE TABLE configs (\n    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,\n    id TEXT PRIMARY KEY,',

@@ -26,6 +26,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookRecord,
 } from './records';
+import * as retention from './retention/retention';
 import * as reviews from './reviews/reviews';
 import { liveChanged, type Executor } from './sql/sql';
 import type { ConfigReads, ConfigTransaction, NewAccount, Store } from './store';
@@ -55,8 +56,8 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.getUser(id));
   }
 
-  insertApiKey(key: ApiKeyRecord, audit: AuditRecord) {
-    return this.db.write(apiKeys.insertApiKey(key, audit));
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(apiKeys.insertApiKey(key, audit, limit));
   }
   listApiKeys(accountId: string, page: PageRequest) {
     return this.db.read(apiKeys.listApiKeys(accountId, page));
@@ -74,8 +75,8 @@ export abstract class SqlStore implements Store {
     return this.db.writeOne(apiKeys.touchApiKey(id, at));
   }
 
-  insertClientKey(key: ClientKeyRecord, audit: AuditRecord) {
-    return this.db.write(clientKeys.insertClientKey(key, audit));
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(clientKeys.insertClientKey(key, audit, limit));
   }
   listClientKeys(accountId: string, page: PageRequest) {
     return this.db.read(clientKeys.listClientKeys(accountId, page));
@@ -123,8 +124,8 @@ export abstract class SqlStore implements Store {
     return this.db.read(reviews.listReviews(accountId, configId, page));
   }
 
-  insertWebhook(webhook: WebhookRecord, audit: AuditRecord) {
-    return this.db.write(webhooks.insertWebhook(webhook, audit));
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(webhooks.insertWebhook(webhook, audit, limit));
   }
   listWebhooks(accountId: string, page: PageRequest) {
     return this.db.read(webhooks.listWebhooks(accountId, page));
@@ -165,5 +166,21 @@ export abstract class SqlStore implements Store {
   }
   nextOutboxDue() {
     return this.db.read(outbox.nextOutboxDue());
+  }
+
+  takeLease(name: string, holder: string, now: string, until: string) {
+    return this.db.writeOne(retention.takeLease(name, holder, now, until));
+  }
+  releaseLease(name: string, holder: string) {
+    return this.db.writeOne(retention.releaseLease(name, holder));
+  }
+  pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number) {
+    return this.db.writeOne(retention.pruneDeliveries(status, before, limit));
+  }
+  pruneDeletedWebhooks(before: string, limit: number) {
+    return this.db.write(retention.pruneDeletedWebhooks(before, limit));
+  }
+  packOldConfigTexts(limit: number) {
+    return retention.packOldConfigTexts(this.db, limit);
   }
 }

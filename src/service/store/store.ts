@@ -9,6 +9,7 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
+import type { PruningStore } from './retention/pruning-store';
 
 import type { AccountPolicy } from '../../contract/reviews';
 
@@ -100,7 +101,7 @@ export interface NewAccount {
   readonly audit: AuditRecord;
 }
 
-export interface Store extends WebhookOutbox {
+export interface Store extends WebhookOutbox, PruningStore {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;
@@ -108,7 +109,8 @@ export interface Store extends WebhookOutbox {
   createUser(user: UserRecord, audit: AuditRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | undefined>;
 
-  insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the key's person already has `limit` active keys. */
+  insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's API keys, revoked ones included, newest first. */
   listApiKeys(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>>;
   /** Any account's key by id: for the operator's command line only. */
@@ -130,7 +132,8 @@ export interface Store extends WebhookOutbox {
   findPrincipalByKeyHashNow?(keyHash: string): Principal | undefined;
   touchApiKey(id: string, at: string): Promise<void>;
 
-  insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the account already has `limit` keys not revoked. */
+  insertClientKey(key: ClientKeyRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's client keys, revoked ones included, newest first. */
   listClientKeys(accountId: string, page: PageRequest): Promise<Page<ClientKeyRecord>>;
   /** Sets revoked_at unless already set; undefined when the account has no such key. */
@@ -202,7 +205,8 @@ export interface Store extends WebhookOutbox {
    */
   announceLiveChange(accountId: string): Promise<void>;
 
-  insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void>;
+  /** False, writing nothing, when the account already has `limit` endpoints not deleted. */
+  insertWebhook(webhook: WebhookRecord, audit: AuditRecord, limit: number): Promise<boolean>;
   /** The account's endpoints, deleted ones left out, newest first. */
   listWebhooks(accountId: string, page: PageRequest): Promise<Page<WebhookRecord>>;
   /** An endpoint of the account, unless deleted. */

@@ -89,14 +89,18 @@ async function fileWithDeliveries(dir: string): Promise<Map<string, string[]>> {
         created_at: AT,
         deleted_at: null,
       };
-      await store.insertWebhook(webhook, {
-        account_id: 'acc_1',
-        at: AT,
-        action: 'webhook.create',
-        actor: null,
-        target_id: webhook.id,
-        detail: {},
-      });
+      await store.insertWebhook(
+        webhook,
+        {
+          account_id: 'acc_1',
+          at: AT,
+          action: 'webhook.create',
+          actor: null,
+          target_id: webhook.id,
+          detail: {},
+        },
+        20,
+      );
       const ids: string[] = [];
       for (let i = 0; i < PER_ENDPOINT; i++) {
         const delivery = testDelivery(webhook, AT);

@@ -64,7 +64,7 @@ describe('the webhooks migration', () => {
         target_id: 'wh_1',
         detail: {},
       };
-      await store.insertWebhook(webhook, audit);
+      await store.insertWebhook(webhook, audit, 20);
       expect((await store.listWebhooks('acc_1', { limit: 200, after: undefined })).items).toEqual([
         webhook,
       ]);

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { storedText } from '../store/configs/stored-text';
 import { DATABASE_FILE } from '../store/database';
 import { runCli, spawnService, type ServiceProcess } from './service-process';
 
@@ -90,15 +91,21 @@ export function checkDatabase(
   const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
   try {
     const integrity = String(db.pragma('integrity_check', { simple: true }));
-    const row = db.prepare('SELECT yaml, revision FROM configs WHERE id = ?').get(draftId) as
-      { yaml: string; revision: number } | undefined;
+    const row = db
+      .prepare('SELECT yaml, yaml_packed, revision FROM configs WHERE id = ?')
+      .get(draftId) as { yaml: string; yaml_packed: Buffer | null; revision: number } | undefined;
     const historyRows = (
       db.prepare('SELECT COUNT(*) AS n FROM history WHERE config_id = ?').get(draftId) as {
         n: number;
       }
     ).n;
     return checkDraft(
-      { integrity, yaml: row?.yaml, revision: row?.revision, historyRows },
+      {
+        integrity,
+        yaml: row && storedText(row.yaml, row.yaml_packed),
+        revision: row?.revision,
+        historyRows,
+      },
       acknowledged,
     );
   } finally {

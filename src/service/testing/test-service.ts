@@ -98,6 +98,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.deliveryReadLog ? { deliveryReadLog: options.deliveryReadLog } : {}),
     ...(options.webhookUrlPolicy ? { webhookUrlPolicy: options.webhookUrlPolicy } : {}),
     webhookSender: options.webhookSender ?? false,
+    // Pruning has its own tests (retention/pruner.test.ts), which run it by hand.
+    retention: false,
   });
   const account = await createAccount(store, {
     name: 'Test account',

@@ -182,6 +182,22 @@ describe('webhooks on the Delivery page', () => {
     expect(screen.queryByRole('textbox', { name: 'Signing secret' })).toBeNull();
   });
 
+  it("shows the account limit's refusal in the form, and adds nothing", async () => {
+    const hooks = new WebhookServer([HOOK]);
+    hooks.limit = 1;
+    const { user } = open(hooks);
+    const form = await screen.findByRole('form', { name: 'Add a webhook' });
+    await user.type(within(form).getByLabelText('URL'), 'https://hooks.example.com/second');
+    await user.click(within(form).getByRole('checkbox', { name: /A config is published/ }));
+    await user.click(within(form).getByRole('button', { name: 'Add webhook' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The webhook was not added. The account already has 1 webhook endpoints, the most it may have: delete one before adding another.',
+    );
+    expect(hooks.webhooks).toHaveLength(1);
+    expect(screen.queryByRole('textbox', { name: 'Signing secret' })).toBeNull();
+  });
+
   it('deletes a webhook after asking', async () => {
     const hooks = new WebhookServer([HOOK]);
     const { user } = open(hooks);

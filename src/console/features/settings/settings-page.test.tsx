@@ -324,6 +324,35 @@ describe('the settings page: API keys', () => {
     }
   });
 
+  it("shows the limit's refusal in the create form, and no secret", async () => {
+    connectForTest();
+    const keys = [
+      keyRecord('key_admin', 'Admin key', {
+        permissions: adminStatus.permissions as ApiKey['permissions'],
+      }),
+    ];
+    const detail =
+      'This person already has 50 active API keys, the most one may have: revoke one before creating another';
+    server.use(
+      handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
+      handle('createApiKey', () => ({
+        problem: problemOf('limit_reached', detail, {
+          limit: { name: 'api_keys_per_person', value: 50 },
+        }),
+      })),
+      handle('listApiKeys', () => ({ status: 200, body: keys })),
+    );
+    await openSettings();
+    await screen.findByRole('table', { name: 'API keys' });
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'One too many');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(
+      await screen.findByText(`The key was not created. ${detail}.`, { exact: true }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'New API key' })).toBeNull();
+  });
+
   it('revokes a key after confirmation; revoking the key in use signs out', async () => {
     connectForTest();
     const keys = [keyRecord('key_admin', 'Admin key'), keyRecord('key_other', 'Old laptop')];

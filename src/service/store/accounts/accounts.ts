@@ -2,7 +2,7 @@
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { AccountRecord, AuditRecord, UserRecord } from '../records';
-import { get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
+import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'account_type', 'idp_organization_id', 'created_at'];
@@ -13,6 +13,11 @@ const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
 const INSERT_USER = insertInto('users', USER_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
+/** PostgreSQL: the account's row lock; SQLite's BEGIN IMMEDIATE already holds the file's. */
+const LOCK_ACCOUNT = dialects({
+  sqlite: 'SELECT id FROM accounts WHERE id = ?',
+  postgres: 'SELECT id FROM accounts WHERE id = ? FOR UPDATE',
+});
 
 /** Whether any account exists: also SQLite's health probe, a read of its file. */
 export function* hasAccounts(): Op<boolean> {
@@ -39,4 +44,19 @@ export function* createUser(user: UserRecord, audit: AuditRecord): Op<void> {
 
 export function* getUser(id: string): Op<UserRecord | undefined> {
   return (yield* get(GET_USER, id)) as UserRecord | undefined;
+}
+
+/**
+ * Whether the account may have one more of something counted by `count` (a statement of
+ * one row with a column `n`): the count is read under the account's lock, so two inserts
+ * racing at a cap are taken one after the other and the second sees the first.
+ */
+export function* belowLimit(
+  accountId: string,
+  limit: number,
+  count: ReturnType<typeof sql>,
+  ...params: unknown[]
+): Op<boolean> {
+  yield* get(LOCK_ACCOUNT, accountId);
+  return Number((yield* get(count, ...params))?.n ?? 0) < limit;
 }

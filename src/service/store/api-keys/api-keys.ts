@@ -2,6 +2,7 @@
  * API keys and the principal each one names: the key with its user and account, found by the
  * key's SHA-256 (only the hash is stored). Every authenticated request makes that lookup.
  */
+import { belowLimit } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
 import type { ApiKeyRecord, AuditRecord, Principal, UserRecord } from '../records';
 import type { Page, PageRequest } from '../pages';
@@ -26,6 +27,10 @@ const INSERT_KEY = insertInto('api_keys', API_KEY_COLUMNS);
 const LIST_KEYS = keysetQuery('SELECT * FROM api_keys WHERE account_id = ?', CREATED_KEY, 'DESC');
 const GET_KEY = sql('SELECT * FROM api_keys WHERE account_id = ? AND id = ?');
 const FIND_KEY = sql('SELECT * FROM api_keys WHERE id = ?');
+/** A person's active keys: neither revoked nor expired at the given instant. */
+const COUNT_ACTIVE_KEYS = sql(
+  'SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
+);
 const REVOKE_KEY = sql(
   'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL',
 );
@@ -68,10 +73,14 @@ export function toPrincipal(row: Row): Principal {
   };
 }
 
-export function* insertApiKey(key: ApiKeyRecord, audit: AuditRecord): Op<void> {
+export function* insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number): Op<boolean> {
+  const { account_id: accountId, user_id: userId, created_at: at } = key;
+  if (!(yield* belowLimit(accountId, limit, COUNT_ACTIVE_KEYS, accountId, userId, at)))
+    return false;
   const permissions = JSON.stringify(key.permissions);
   yield* run(INSERT_KEY, ...valuesOf({ ...key, permissions }, API_KEY_COLUMNS));
   yield* addAudit(audit);
+  return true;
 }
 
 /** Newest first. */

@@ -6,6 +6,7 @@
 import type { LiveConfigStamp } from '../../../configs/delivery-view';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
+import { belowLimit } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
 import type { AuditRecord, ClientKeyRecord, DeliveryKeyLookup } from '../records';
 import {
@@ -28,6 +29,9 @@ const LIST_CLIENT_KEYS = keysetQuery(
   `${SELECT_CLIENT_KEYS} WHERE account_id = ?`,
   CREATED_KEY,
   'DESC',
+);
+const COUNT_CLIENT_KEYS = sql(
+  'SELECT COUNT(*) AS n FROM client_keys WHERE account_id = ? AND revoked_at IS NULL',
 );
 const GET_CLIENT_KEY = sql(`${SELECT_CLIENT_KEYS} WHERE account_id = ? AND id = ?`);
 const REVOKE_CLIENT_KEY = sql(
@@ -71,10 +75,17 @@ function toLiveStamp(row: Row | undefined): LiveConfigStamp | undefined {
   };
 }
 
-export function* insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Op<void> {
+export function* insertClientKey(
+  key: ClientKeyRecord,
+  audit: AuditRecord,
+  limit: number,
+): Op<boolean> {
+  const accountId = key.account_id;
+  if (!(yield* belowLimit(accountId, limit, COUNT_CLIENT_KEYS, accountId))) return false;
   const apps = key.apps === null ? null : JSON.stringify(key.apps);
   yield* run(INSERT_CLIENT_KEY, ...valuesOf({ ...key, apps }, CLIENT_KEY_COLUMNS));
   yield* addAudit(audit);
+  return true;
 }
 
 /** The account's client keys, revoked ones included, newest first. */

@@ -6,6 +6,7 @@ import type { ConfigKind } from '../../../contract/config-edit';
 import type { Page, PageRequest } from '../pages';
 import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
+import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const NEW_CONFIG_COLUMNS = [
@@ -14,6 +15,7 @@ const NEW_CONFIG_COLUMNS = [
   'kind',
   'label',
   'yaml',
+  'yaml_packed',
   'revision',
   'base_config_id',
   'valid',
@@ -38,12 +40,15 @@ const HISTORY_COLUMNS = [
   'operations',
   'applied_paths',
   'text_changes',
+  'entry_packed',
 ];
 
 const OPEN_CONFIGS = `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
-/** A list shows no text and no issues: those columns are never read for it. */
+/** A list shows no text and no issues: those columns are never read (nor inflated) for it. */
 const SUMMARY_COLUMNS = [
-  ...NEW_CONFIG_COLUMNS.filter((column) => column !== 'yaml' && column !== 'issues'),
+  ...NEW_CONFIG_COLUMNS.filter(
+    (column) => column !== 'yaml' && column !== 'yaml_packed' && column !== 'issues',
+  ),
   'review',
 ].join(', ');
 /**
@@ -69,7 +74,7 @@ export const GET_CONFIGS = dialects({
 });
 const INSERT_CONFIG = insertInto('configs', NEW_CONFIG_COLUMNS);
 export const UPDATE_CONFIG = sql(
-  'UPDATE configs SET yaml = ?, revision = ?, valid = ?, error_count = ?, warning_count = ?, issues = ?, updated_at = ? WHERE account_id = ? AND id = ?',
+  'UPDATE configs SET yaml = ?, yaml_packed = ?, revision = ?, valid = ?, error_count = ?, warning_count = ?, issues = ?, updated_at = ? WHERE account_id = ? AND id = ?',
 );
 export const CLOSE_CONFIG = sql(
   'UPDATE configs SET closed_at = ?, closed_reason = ? WHERE account_id = ? AND id = ?',
@@ -99,8 +104,10 @@ const HISTORY_AFTER = sql(
 
 /** Booleans are 0/1 in SQLite and booleans in PostgreSQL; JSON columns are text in both. */
 export function toConfig(row: Row): ConfigRecordRow {
+  const { yaml_packed: packed, ...columns } = row;
   return {
-    ...(row as unknown as ConfigRecordRow),
+    ...(columns as unknown as ConfigRecordRow),
+    yaml: storedText(row.yaml, packed),
     valid: row.valid === 1 || row.valid === true,
     issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
     review:
@@ -110,7 +117,27 @@ export function toConfig(row: Row): ConfigRecordRow {
   };
 }
 
+/** What a history entry keeps of its operations, packed together once they grow long. */
+interface EntryChanges {
+  readonly operations: HistoryRecord['operations'];
+  readonly applied_paths: string[];
+  readonly text_changes?: HistoryRecord['text_changes'];
+}
+
+function changesOf(row: Row): EntryChanges {
+  if (row.entry_packed instanceof Uint8Array)
+    return JSON.parse(unpackText(row.entry_packed)) as EntryChanges;
+  return {
+    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
+    applied_paths: JSON.parse(row.applied_paths as string) as string[],
+    ...(typeof row.text_changes === 'string'
+      ? { text_changes: JSON.parse(row.text_changes) as HistoryRecord['text_changes'] }
+      : {}),
+  };
+}
+
 function toHistory(row: Row): HistoryRecord {
+  const changes = changesOf(row);
   return {
     config_id: row.config_id as string,
     account_id: row.account_id as string,
@@ -121,11 +148,9 @@ function toHistory(row: Row): HistoryRecord {
     api_key_id: (row.api_key_id as string | null) ?? null,
     api_key_name: (row.api_key_name as string | null) ?? null,
     actor_email: (row.actor_email as string | null) ?? null,
-    operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
-    applied_paths: JSON.parse(row.applied_paths as string) as string[],
-    ...(typeof row.text_changes === 'string'
-      ? { text_changes: JSON.parse(row.text_changes) as HistoryRecord['text_changes'] }
-      : {}),
+    operations: changes.operations,
+    applied_paths: changes.applied_paths,
+    ...(changes.text_changes ? { text_changes: changes.text_changes } : {}),
   };
 }
 
@@ -154,8 +179,14 @@ export function* listConfigs(
 }
 
 function toSummaryRow(row: Row): ConfigSummaryRow {
-  const { yaml: _yaml, issues: _issues, ...summary } = toConfig({ ...row, issues: '[]' });
-  return summary;
+  return {
+    ...(row as unknown as ConfigSummaryRow),
+    valid: row.valid === 1 || row.valid === true,
+    review:
+      typeof row.review === 'string'
+        ? (JSON.parse(row.review) as NonNullable<ConfigRecordRow['review']>)
+        : null,
+  };
 }
 
 export function* getConfig(accountId: string, id: string): Op<ConfigRecordRow | undefined> {
@@ -187,18 +218,54 @@ export function* historyAfter(
 
 export function insertConfig(config: NewConfig): Op<number> {
   const issues = JSON.stringify(config.issues);
-  return run(INSERT_CONFIG, ...valuesOf({ ...config, issues }, NEW_CONFIG_COLUMNS));
+  const { plain, packed } = textColumns(config.yaml);
+  const stored = { ...config, issues, yaml: plain, yaml_packed: packed };
+  return run(INSERT_CONFIG, ...valuesOf(stored, NEW_CONFIG_COLUMNS));
 }
 
 export function setLive(accountId: string, configId: string): Op<number> {
   return run(SET_LIVE, accountId, configId);
 }
 
+/** An edit's operations may carry a whole text: long ones are packed like config text. */
 export function addHistory(entry: HistoryRecord): Op<number> {
-  const json = {
-    operations: JSON.stringify(entry.operations),
-    applied_paths: JSON.stringify(entry.applied_paths),
-    text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
+  const changes: EntryChanges = {
+    operations: entry.operations,
+    applied_paths: [...entry.applied_paths],
+    ...(entry.text_changes ? { text_changes: entry.text_changes } : {}),
   };
+  const whole = JSON.stringify(changes);
+  const json =
+    whole.length < PACK_FROM_BYTES
+      ? {
+          operations: JSON.stringify(entry.operations),
+          applied_paths: JSON.stringify(entry.applied_paths),
+          text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
+          entry_packed: null,
+        }
+      : { operations: '', applied_paths: '', text_changes: null, entry_packed: packText(whole) };
   return run(INSERT_HISTORY, ...valuesOf({ ...entry, ...json }, HISTORY_COLUMNS));
+}
+
+const UNPACKED_CONFIGS = sql(
+  'SELECT id, revision, yaml FROM configs WHERE yaml_packed IS NULL ORDER BY id LIMIT ?',
+);
+const SET_PACKED = sql(
+  "UPDATE configs SET yaml = '', yaml_packed = ? WHERE id = ? AND revision = ? AND yaml_packed IS NULL",
+);
+
+/** Rows written before compression, a few at a time: what the background conversion packs. */
+export function* unpackedConfigs(
+  limit: number,
+): Op<{ id: string; revision: number; yaml: string }[]> {
+  return (yield* all(UNPACKED_CONFIGS, limit)).map((row) => ({
+    id: row.id as string,
+    revision: Number(row.revision),
+    yaml: row.yaml as string,
+  }));
+}
+
+/** Stores a row's packed text, unless the row changed since it was read. */
+export function setPacked(id: string, revision: number, packed: Buffer): Op<number> {
+  return run(SET_PACKED, packed, id, revision);
 }

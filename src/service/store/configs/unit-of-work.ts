@@ -23,6 +23,7 @@ import {
   toConfig,
   UPDATE_CONFIG,
 } from './configs';
+import { textColumns } from './stored-text';
 
 /**
  * Serialises the account's units of work (PostgreSQL: across instances; SQLite's
@@ -67,10 +68,12 @@ export function* unitOfWork<T>(
       if (id === liveId) liveChange = true;
       const { yaml, revision, valid, error_count, warning_count, updated_at } = change;
       const issues = JSON.stringify(change.issues);
+      const { plain, packed } = textColumns(yaml);
       writes.push(
         run(
           UPDATE_CONFIG,
-          yaml,
+          plain,
+          packed,
           revision,
           valid,
           error_count,

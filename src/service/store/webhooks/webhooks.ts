@@ -5,6 +5,7 @@
 import type { WebhookEvent } from '../../../contract/webhooks';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
+import { belowLimit } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
 import { failPendingOf } from '../outbox/outbox';
 import type { AuditRecord, WebhookRecord } from '../records';
@@ -26,6 +27,9 @@ const INSERT_WEBHOOK = insertInto('webhooks', WEBHOOK_COLUMNS);
 const ALL_WEBHOOKS = sql(`${LIVE_WEBHOOKS} ORDER BY created_at DESC, id DESC`);
 const LIST_WEBHOOKS = keysetQuery(LIVE_WEBHOOKS, CREATED_KEY, 'DESC');
 const GET_WEBHOOK = sql(`${LIVE_WEBHOOKS} AND id = ?`);
+const COUNT_WEBHOOKS = sql(
+  'SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ? AND deleted_at IS NULL',
+);
 const DELETE_WEBHOOK = sql(
   'UPDATE webhooks SET deleted_at = ? WHERE account_id = ? AND id = ? AND deleted_at IS NULL',
 );
@@ -37,10 +41,17 @@ function toWebhook(row: Row): WebhookRecord {
   };
 }
 
-export function* insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Op<void> {
+export function* insertWebhook(
+  webhook: WebhookRecord,
+  audit: AuditRecord,
+  limit: number,
+): Op<boolean> {
+  const accountId = webhook.account_id;
+  if (!(yield* belowLimit(accountId, limit, COUNT_WEBHOOKS, accountId))) return false;
   const events = JSON.stringify(webhook.events);
   yield* run(INSERT_WEBHOOK, ...valuesOf({ ...webhook, events }, WEBHOOK_COLUMNS));
   yield* addAudit(audit);
+  return true;
 }
 
 /** The account's endpoints, deleted ones left out, newest first. */

@@ -1,0 +1,15 @@
+/** What the pruner asks of the store (retention.ts has the statements). */
+export interface PruningStore {
+  /**
+   * Takes or renews the lease `name` for `holder` until `until`, when it is free, expired at
+   * `now` or already `holder`'s; false when another holder has it.
+   */
+  takeLease(name: string, holder: string, now: string, until: string): Promise<boolean>;
+  releaseLease(name: string, holder: string): Promise<void>;
+  /** Deletes at most `limit` deliveries of `status` settled before `before`; how many. */
+  pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number): Promise<number>;
+  /** At most `limit` rows of endpoints deleted before `before` and their deliveries; how many. */
+  pruneDeletedWebhooks(before: string, limit: number): Promise<number>;
+  /** Compresses up to `limit` config texts stored before compression; how many it found. */
+  packOldConfigTexts(limit: number): Promise<number>;
+}
