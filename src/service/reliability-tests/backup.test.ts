@@ -208,14 +208,19 @@ describe('provisioning backup and restore on SQLite', () => {
     expect(cli('restore', '--from', backupFile, '--data-dir', empty).status).toBe(0);
   }, 60_000);
 
-  it('refuses to back up PostgreSQL, and points at pg_dump', () => {
-    const result = spawnSync(process.execPath, [BIN, 'backup', '--to', join(root, 'pg.dump')], {
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
-    });
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe(
+  it('refuses to back up or restore PostgreSQL, and points at its own tools', () => {
+    const withPostgres = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      });
+    const backup = withPostgres('backup', '--to', join(root, 'pg.dump'));
+    expect(backup.status).toBe(1);
+    expect(backup.stderr.trim()).toBe(
       'provisioning backup: the data is in PostgreSQL (DATABASE_URL): use pg_dump --format=custom --no-owner as docs/deployment.md (Backups) describes',
     );
+    const restore = withPostgres('restore', '--from', backupFile, '--data-dir', join(root, 'pg'));
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain('use pg_dump, then pg_restore,');
   });
 });
