@@ -1,6 +1,6 @@
 /**
  * The operator's command line (docs/operations.md): `provisioning serve | accounts create |
- * users create | keys create | keys list | keys revoke`. Each command prints one JSON value
+ * users create | keys create | keys list | keys revoke | backup | restore`. Each command prints one JSON value
  * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
  * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).
  */
@@ -14,6 +14,7 @@ import { systemClock } from './domain/clock';
 import { startServer } from './server';
 import { settingsFromEnv } from './settings';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
+import { backupSqlite, restoreSqlite } from './store/sqlite-backup';
 import { allPages } from './store/pages';
 import type { Store } from './store/store';
 
@@ -77,6 +78,14 @@ function expiryDays(value: string): number {
       `--expires-in-days must be a whole number of days from 1 to ${API_KEY_MAX_EXPIRES_IN_DAYS.toLocaleString('en')}, got "${value}"`,
     );
   return days;
+}
+
+/** Backups of PostgreSQL are the database's own tools' work (docs/deployment.md). */
+function refusePostgres(location: StoreLocation, tool: string): void {
+  if (location.databaseUrl)
+    throw new Error(
+      `the data is in PostgreSQL (DATABASE_URL): use ${tool} --format=custom --no-owner as docs/deployment.md (Backups) describes`,
+    );
 }
 
 /** SIGTERM to exit, at most: the drain has its own, shorter deadline (server.ts). */
@@ -218,6 +227,28 @@ const COMMANDS: Record<string, Command> = {
         return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, null);
       }),
   },
+  backup: {
+    usage:
+      'backup --to FILE [--force]   a checked copy of the SQLite database, made while the service runs',
+    options: { to: { type: 'string' }, force: { type: 'boolean' } },
+    run: (values, location) => {
+      refusePostgres(location, 'pg_dump');
+      return backupSqlite(location.dataDir, required(values, 'to'), {
+        force: values.force === true,
+      });
+    },
+  },
+  restore: {
+    usage:
+      'restore --from FILE --data-dir DIR   a checked backup put in place in a new data directory',
+    options: { from: { type: 'string' } },
+    run: async (values, location) => {
+      refusePostgres(location, 'pg_dump, then pg_restore,');
+      if (typeof values['data-dir'] !== 'string')
+        throw new UsageError('--data-dir is required: the new data directory to restore into');
+      return restoreSqlite(required(values, 'from'), location.dataDir);
+    },
+  },
 };
 
 const HELP = `Usage: provisioning <command> [options]   (every command takes --data-dir DIR; default DATA_DIR or ./data; with DATABASE_URL=postgres://... the data is in PostgreSQL instead)\n\n${Object.values(
@@ -227,7 +258,7 @@ const HELP = `Usage: provisioning <command> [options]   (every command takes --d
   .join('\n')}\n`;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const name = argv[0] === 'serve' ? 'serve' : argv.slice(0, 2).join(' ');
+  const name = COMMANDS[argv[0] ?? ''] ? (argv[0] ?? '') : argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
   if (!command) {
     if (argv.length === 0 || argv.includes('--help')) {
