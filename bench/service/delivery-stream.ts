@@ -40,8 +40,12 @@ export async function benchDeliveryStream(): Promise<Figure[]> {
   const dataDir = benchDataDir();
   const [account] = await seedAccounts(dataDir, [SHOP_YAML]);
   if (!account) throw new Error('no account was seeded');
-  // One client address opens every stream here: the delivery rate limit (per address) is off.
-  const service = await startService(dataDir, { DELIVERY_RATE_LIMIT_RPS: '0' });
+  // One client address opens every stream here: the delivery rate limit (per address) is
+  // off, and the address may hold as many streams as the instance.
+  const service = await startService(dataDir, {
+    DELIVERY_RATE_LIMIT_RPS: '0',
+    DELIVERY_MAX_STREAMS_PER_ADDRESS: '10000',
+  });
   try {
     const clientKey = await call(service.url, account.adminKey, 'POST', '/client-keys', {
       name: 'Bench apps',

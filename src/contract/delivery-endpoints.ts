@@ -88,7 +88,7 @@ export const deliveryEndpoints = {
     path: '/delivery/{client_key}/stream',
     summary: "Server-Sent Events: the app's view now, and again whenever it changes",
     description:
-      'One `app` event on connect (unless Last-Event-ID names the current view), another after each publish, activate or A/B step that changes the view; its id is `<config id>:<revision>`. A comment every 20 s keeps it open. 503 with Retry-After when the instance holds its most streams.',
+      'One `app` event on connect (unless Last-Event-ID names the current view), another after each publish, activate or A/B step that changes the view; its id is `<config id>:<revision>`. A comment every 20 s keeps it open. 503 with Retry-After when the instance holds its most streams, 429 with Retry-After when the client’s address holds its most streams on the instance.',
     tag: 'delivery',
     seed: false,
     auth: 'client_key',

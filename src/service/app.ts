@@ -71,6 +71,8 @@ export interface AppOptions {
   readonly deliveryViewCache?: ViewCacheLimits;
   /** Successful delivery reads: a summary line a minute (default) or a line each. */
   readonly deliveryReadLog?: DeliveryReadLogSettings;
+  /** `DELIVERY_CDN_MAX_AGE`: seconds a shared cache may answer delivery views from its copy (0: none). */
+  readonly deliveryCdnMaxAgeSeconds?: number;
   /** Delivery streams: how many at most, their heartbeat, the slow-reader bound. */
   readonly streams?: Partial<StreamSettings>;
   /** The built console (dist/); not served when absent. */
@@ -184,11 +186,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.retention !== false) {
     registerPruner(app, store, clock, { ...DEFAULT_RETENTION, ...options.retention });
   }
-  registerDeliveryRoutes(app, { reads: deliveryReads });
+  registerDeliveryRoutes(app, {
+    reads: deliveryReads,
+    cdnMaxAgeSeconds: options.deliveryCdnMaxAgeSeconds ?? 0,
+  });
   registerStreamRoute(app, {
     reads: deliveryReads,
     streams,
     maxStreams: streamSettings.maxStreams,
+    maxStreamsPerAddress: streamSettings.maxStreamsPerAddress,
   });
   await registerConsole(app, options.consoleDir, options.serveSourceMaps === true, corsOrigins);
   return app;

@@ -41,7 +41,11 @@ export async function startServer(
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
     deliveryReadLog: { ...DEFAULT_DELIVERY_READ_LOG, mode: settings.deliveryAccessLog },
-    streams: { maxStreams: settings.deliveryMaxStreams },
+    deliveryCdnMaxAgeSeconds: settings.deliveryCdnMaxAgeSeconds,
+    streams: {
+      maxStreams: settings.deliveryMaxStreams,
+      maxStreamsPerAddress: settings.deliveryMaxStreamsPerAddress,
+    },
     editPool: settings.editPool,
     http: settings.http,
     serveSourceMaps: settings.serveSourceMaps,

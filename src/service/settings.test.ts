@@ -52,9 +52,9 @@ describe('settingsFromEnv', () => {
 });
 
 describe('DELIVERY_RATE_LIMIT_RPS', () => {
-  it('defaults to 20 a second with bursts of 100, apart from the API limit', () => {
+  it('defaults to 200 a second with bursts of 2,000 (a fleet behind one address), apart from the API limit', () => {
     const settings = settingsFromEnv({ RATE_LIMIT_RPS: '5' });
-    expect(settings.deliveryRateLimit).toEqual({ rps: 20, burst: 100 });
+    expect(settings.deliveryRateLimit).toEqual({ rps: 200, burst: 2_000 });
     expect(settings.rateLimit.rps).toBe(5);
   });
 
@@ -151,6 +151,35 @@ describe('DELIVERY_MAX_STREAMS', () => {
   it.each(['0', '-1', '1.5', 'many'])('refuses %j, naming the variable', (raw) => {
     expect(() => settingsFromEnv({ DELIVERY_MAX_STREAMS: raw })).toThrow(
       /DELIVERY_MAX_STREAMS must be a whole number > 0/,
+    );
+  });
+});
+
+describe('DELIVERY_MAX_STREAMS_PER_ADDRESS', () => {
+  it('defaults to 1,000 streams from one address', () => {
+    expect(settingsFromEnv({}).deliveryMaxStreamsPerAddress).toBe(1_000);
+  });
+
+  it('takes a whole number of streams, and refuses 0', () => {
+    expect(
+      settingsFromEnv({ DELIVERY_MAX_STREAMS_PER_ADDRESS: '50' }).deliveryMaxStreamsPerAddress,
+    ).toBe(50);
+    expect(() => settingsFromEnv({ DELIVERY_MAX_STREAMS_PER_ADDRESS: '0' })).toThrow(
+      /DELIVERY_MAX_STREAMS_PER_ADDRESS must be a whole number > 0/,
+    );
+  });
+});
+
+describe('DELIVERY_CDN_MAX_AGE', () => {
+  it('is off by default, and takes whole seconds (0: off)', () => {
+    expect(settingsFromEnv({}).deliveryCdnMaxAgeSeconds).toBe(0);
+    expect(settingsFromEnv({ DELIVERY_CDN_MAX_AGE: '0' }).deliveryCdnMaxAgeSeconds).toBe(0);
+    expect(settingsFromEnv({ DELIVERY_CDN_MAX_AGE: '30' }).deliveryCdnMaxAgeSeconds).toBe(30);
+  });
+
+  it.each(['-1', '1.5', '30s'])('refuses %j, naming the variable', (raw) => {
+    expect(() => settingsFromEnv({ DELIVERY_CDN_MAX_AGE: raw })).toThrow(
+      /DELIVERY_CDN_MAX_AGE must be a whole number of seconds >= 0/,
     );
   });
 });

@@ -35,6 +35,10 @@ export interface ServiceSettings {
   readonly corsOrigins: readonly string[];
   /** `DELIVERY_MAX_STREAMS`: delivery streams this instance holds open at most. */
   readonly deliveryMaxStreams: number;
+  /** `DELIVERY_MAX_STREAMS_PER_ADDRESS`: of those, from one client address at most. */
+  readonly deliveryMaxStreamsPerAddress: number;
+  /** `DELIVERY_CDN_MAX_AGE`: seconds a shared cache may answer delivery views from its copy (0: off). */
+  readonly deliveryCdnMaxAgeSeconds: number;
   /** `WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may call http: URLs and private, loopback or link-local addresses (tests, development). */
   readonly webhooksAllowPrivate: boolean;
   /** `WEBHOOKS_TIMEOUT_MS`, `WEBHOOKS_RETRY_SCHEDULE_MS` (tests, trials): the webhook sender's. */
@@ -91,6 +95,15 @@ function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number)
   if (raw === undefined || raw === '') return fallback;
   if (!/^[1-9][0-9]*$/.test(raw))
     throw new Error(`${name} must be a whole number > 0, got "${raw}"`);
+  return Number(raw);
+}
+
+/** A whole number of seconds, 0 included (off). */
+function secondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^(0|[1-9][0-9]*)$/.test(raw))
+    throw new Error(`${name} must be a whole number of seconds >= 0, got "${raw}"`);
   return Number(raw);
 }
 
@@ -212,6 +225,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       'DELIVERY_MAX_STREAMS',
       DEFAULT_STREAM_SETTINGS.maxStreams,
     ),
+    deliveryMaxStreamsPerAddress: wholeNumberFrom(
+      env,
+      'DELIVERY_MAX_STREAMS_PER_ADDRESS',
+      DEFAULT_STREAM_SETTINGS.maxStreamsPerAddress,
+    ),
+    deliveryCdnMaxAgeSeconds: secondsFrom(env, 'DELIVERY_CDN_MAX_AGE', 0),
     webhooksAllowPrivate: webhooksAllowPrivateFrom(env.WEBHOOKS_ALLOW_PRIVATE),
     webhookSender: webhookSenderSettingsFrom(env),
     retention: {

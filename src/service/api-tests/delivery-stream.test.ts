@@ -5,10 +5,12 @@
  * heartbeats, a revoked key, the refusals before the stream, the bound on streams, slow
  * readers dropped, one count against the rate limit, and a close that does not wait.
  */
+import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryViewSchema } from '../../contract/delivery';
 import { API_BASE_PATH } from '../../contract/endpoints';
 import { problemSchema } from '../../contract/problem';
+import { DEFAULT_DELIVERY_RATE_LIMIT } from '../plugins/rate-limit';
 import { DELIVERY_NOT_FOUND_DETAIL } from '../routes/delivery-routes';
 import { editOk, ok, send, SHOP_YAML, type EditBody } from '../testing/api';
 import { openConnection } from '../testing/raw-http';
@@ -39,6 +41,7 @@ interface Running {
     key: string,
     app: string | undefined,
     headers?: Record<string, string>,
+    from?: string,
   ): Promise<SseStream>;
   publish(operations: EditBody['operations'], summary: string): Promise<string>;
 }
@@ -60,9 +63,15 @@ async function start(options: TestServiceOptions = {}): Promise<Running> {
       ok(running, admin, 'createClientKey', {
         payload: { name: 'Apps', ...(apps ? { apps } : {}) },
       }),
-    async stream(key, app, headers = {}) {
+    async stream(key, app, headers = {}, from) {
       const query = app === undefined ? '' : `?app=${encodeURIComponent(app)}`;
-      const opened = await openSse(`${base}/delivery/${key}/stream${query}`, headers);
+      // `from`: the client's own loopback address (127.0.0.2, …), a device of its own.
+      const agent = from === undefined ? undefined : new Agent({ localAddress: from });
+      const opened = await openSse(
+        `${base}/delivery/${key}/stream${query}`,
+        headers,
+        agent ? { agent } : {},
+      );
       streams.push(opened);
       return opened;
     },
@@ -270,6 +279,41 @@ describe('GET /delivery/{client_key}/stream', () => {
     first.close();
     await sleep(100);
     expect((await stream(key, 'checkout')).status).toBe(200);
+  });
+
+  it('answers 429 with Retry-After beyond the streams of one address, while another address still opens one', async () => {
+    const { clientKey, stream } = await start({ streams: { maxStreamsPerAddress: 2 } });
+    const { key } = await clientKey();
+    const first = await stream(key, 'checkout', {}, '127.0.0.2');
+    expect((await stream(key, 'ios-app', {}, '127.0.0.2')).status).toBe(200);
+    const refused = await stream(key, 'checkout', {}, '127.0.0.2');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    const problem = problemSchema.parse(JSON.parse(refused.body));
+    expect(problem.code).toBe('rate_limited');
+    expect(problem.detail).toContain(
+      'This address holds its most open streams on this instance (2)',
+    );
+    expect((await stream(key, 'checkout', {}, '127.0.0.3')).status).toBe(200);
+    first.close();
+    await first.ended;
+    // The hub hears the close a moment after the client: ask until the slot is free.
+    let again = await stream(key, 'checkout', {}, '127.0.0.2');
+    while (again.status === 429) {
+      await sleep(20);
+      again = await stream(key, 'checkout', {}, '127.0.0.2');
+    }
+    expect(again.status).toBe(200);
+  });
+
+  it('opens a stream for each of 20 devices behind one address with the default limits', async () => {
+    const { clientKey, stream } = await start({ deliveryRateLimit: DEFAULT_DELIVERY_RATE_LIMIT });
+    const { key } = await clientKey();
+    const devices = await Promise.all(
+      Array.from({ length: 20 }, () => stream(key, 'checkout', {}, '127.0.0.2')),
+    );
+    expect(devices.map((device) => device.status)).toEqual(Array(20).fill(200));
+    for (const device of devices) expect((await device.next()).event).toBe('app');
   });
 
   it('counts a stream once against the delivery rate limit, not its events', async () => {

@@ -375,6 +375,23 @@ describe('CORS on the delivery URLs', () => {
     expect(assigned.statusCode).toBe(200);
   });
 
+  it('says `*` on every answer, even to a request without Origin, and never varies on Origin', async () => {
+    // A shared cache may hand an answer fetched without Origin to a browser's cross-origin request.
+    const { key } = await clientKey();
+    const ok200 = await view(key, 'checkout');
+    expect(ok200.headers).toMatchObject(readable);
+    const notModified = await view(key, 'checkout', {
+      'if-none-match': String(ok200.headers.etag),
+    });
+    expect(notModified.statusCode).toBe(304);
+    const missing = await view(key, 'nope');
+    const assigned = await assignment(key, 'checkout', 'u');
+    for (const response of [ok200, notModified, missing, assigned]) {
+      expect(response.headers, String(response.statusCode)).toMatchObject(readable);
+      expect(String(response.headers.vary ?? '')).not.toMatch(/origin/i);
+    }
+  });
+
   it('answers a preflight: GET only, If-None-Match and Last-Event-ID', async () => {
     const { key } = await clientKey();
     const response = await service.call(undefined, {
@@ -411,6 +428,42 @@ describe('CORS on the delivery URLs', () => {
       });
       expect(preflight.headers['access-control-allow-origin'], url).toBeUndefined();
     }
+  });
+});
+
+describe('caches in front of delivery', () => {
+  it('varies views on Accept-Encoding, compressed or not, 304s included', async () => {
+    const { key } = await clientKey();
+    const plain = await view(key, 'checkout');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    const notModified = await view(key, 'checkout', {
+      'if-none-match': String(plain.headers.etag),
+      'accept-encoding': 'br, gzip',
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.headers.vary).toBe('accept-encoding');
+  });
+
+  it('lets a shared cache keep views for DELIVERY_CDN_MAX_AGE seconds while browsers still ask', async () => {
+    await service.close();
+    service = await startTestService({
+      clock: clock.clock,
+      initialYaml: SHOP_YAML,
+      deliveryCdnMaxAgeSeconds: 30,
+    });
+    admin = service.adminKey;
+    const { key } = await clientKey();
+    const fresh = await view(key, 'checkout');
+    const cdn = 'max-age=0, s-maxage=30, stale-while-revalidate=30';
+    expect(fresh.headers['cache-control']).toBe(cdn);
+    const notModified = await view(key, 'checkout', {
+      'if-none-match': String(fresh.headers.etag),
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.headers['cache-control']).toBe(cdn);
+    // A miss is never kept: the app may appear with the next publish.
+    expect((await view(key, 'nope')).headers['cache-control']).not.toMatch(/s-maxage/);
   });
 });
 

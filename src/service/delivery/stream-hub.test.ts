@@ -107,6 +107,7 @@ async function rig(settings: Partial<StreamSettings> = {}): Promise<Rig> {
         response,
         { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
         {
+          address: request.socket.remoteAddress ?? '',
           key,
           appId,
           read,
@@ -283,6 +284,7 @@ describe('the stream hub', () => {
           response,
           { 'content-type': 'text/event-stream' },
           {
+            address: '127.0.0.1',
             key,
             appId: 'app-a',
             read,

@@ -4,7 +4,8 @@
  * its view once, however many subscribe to it, and sends it to those whose last view had
  * another ETag. Client keys are checked again on each change and heartbeat, so a revoked
  * key's streams end. Memory stays bounded: a subscriber that does not read its events is
- * dropped, and the instance holds at most `maxStreams`.
+ * dropped, and the instance holds at most `maxStreams`, one client address at most
+ * `maxStreamsPerAddress` (a fleet behind one NAT is normal; all of an instance's is not).
  */
 import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
 
@@ -17,6 +18,8 @@ import type { ClientKeyRecord } from '../store/records';
 export interface StreamSettings {
   /** Open streams this instance holds at most (`DELIVERY_MAX_STREAMS`). */
   readonly maxStreams: number;
+  /** Open streams from one client address at most (`DELIVERY_MAX_STREAMS_PER_ADDRESS`). */
+  readonly maxStreamsPerAddress: number;
   /** A comment line this often, and the keys checked again. */
   readonly heartbeatMs: number;
   /** A subscriber with more than this still unsent when an event comes is dropped. */
@@ -25,6 +28,7 @@ export interface StreamSettings {
 
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   maxStreams: 10_000,
+  maxStreamsPerAddress: 1_000,
   heartbeatMs: 20_000,
   maxBufferedBytes: 1024 * 1024,
 };
@@ -44,6 +48,8 @@ export interface StreamLog {
 
 /** What the route read before the stream starts (its 404s come before any byte of it). */
 export interface StreamOpening {
+  /** The client's address (behind trusted proxies, the one they forward). */
+  readonly address: string;
   readonly key: ClientKeyRecord;
   readonly appId: string;
   readonly read: AppViewRead;
@@ -60,6 +66,7 @@ class Subscriber {
 
   constructor(
     readonly response: ServerResponse,
+    readonly address: string,
     readonly keyValue: string,
     readonly accountId: string,
     readonly appId: string,
@@ -100,6 +107,8 @@ export class StreamHub {
   /** Groups by account, then app. */
   private readonly groups = new Map<string, Map<string, Group>>();
   private open = 0;
+  /** Open streams by client address. */
+  private readonly byAddress = new Map<string, number>();
   private heard = 0;
   private stopListening: (() => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -121,6 +130,11 @@ export class StreamHub {
     return this.closed || this.open >= this.settings.maxStreams;
   }
 
+  /** Whether `address` holds its most streams. */
+  fullFor(address: string): boolean {
+    return (this.byAddress.get(address) ?? 0) >= this.settings.maxStreamsPerAddress;
+  }
+
   /** Live changes heard so far: a route takes it before it reads (`StreamOpening`). */
   changesHeard(): number {
     return this.heard;
@@ -134,6 +148,7 @@ export class StreamHub {
     const { key, appId, read } = opening;
     const subscriber = new Subscriber(
       response,
+      opening.address,
       key.key,
       key.account_id,
       appId,
@@ -186,6 +201,7 @@ export class StreamHub {
     }
     group.subscribers.add(subscriber);
     this.open += 1;
+    this.byAddress.set(subscriber.address, (this.byAddress.get(subscriber.address) ?? 0) + 1);
     if (this.open === 1) this.begin();
     return group;
   }
@@ -194,6 +210,9 @@ export class StreamHub {
     subscriber.ended = true;
     if (!group.subscribers.delete(subscriber)) return;
     this.open -= 1;
+    const fromAddress = (this.byAddress.get(subscriber.address) ?? 1) - 1;
+    if (fromAddress === 0) this.byAddress.delete(subscriber.address);
+    else this.byAddress.set(subscriber.address, fromAddress);
     if (group.subscribers.size === 0) {
       const apps = this.groups.get(group.accountId);
       apps?.delete(group.appId);

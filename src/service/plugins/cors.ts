@@ -112,14 +112,20 @@ export function registerCors(app: FastifyInstance, options: CorsOptions): void {
     // A listed origin's answer differs from another's: caches must keep them apart.
     if (!rule.any) varyOnOrigin(reply);
     const origin = request.headers.origin;
-    const allowed = origin !== undefined && (rule.any || rule.origins.has(origin));
-    if (allowed) {
-      reply.header('access-control-allow-origin', rule.any ? '*' : origin);
+    // `*` goes on every answer, asked for or not: a shared cache may hand an answer fetched
+    // without Origin to a browser's cross-origin request.
+    const allowedOrigin = rule.any
+      ? '*'
+      : origin !== undefined && rule.origins.has(origin)
+        ? origin
+        : undefined;
+    if (allowedOrigin !== undefined) {
+      reply.header('access-control-allow-origin', allowedOrigin);
       if (!isPreflight(request)) reply.header('access-control-expose-headers', rule.exposedHeaders);
     }
     if (!isPreflight(request)) return done();
     // A refused origin gets the same 204 without the allowing headers: the browser refuses.
-    if (allowed) {
+    if (allowedOrigin !== undefined) {
       reply.header('access-control-allow-methods', rule.methods);
       reply.header('access-control-allow-headers', rule.allowedHeaders);
       reply.header('access-control-max-age', rule.maxAge);

@@ -20,8 +20,11 @@ export interface RateLimitSettings {
   readonly burst: number;
 }
 
-/** Per client address on the delivery URLs: 20 a second, bursts of 100. */
-export const DEFAULT_DELIVERY_RATE_LIMIT: RateLimitSettings = { rps: 20, burst: 100 };
+/**
+ * Per client address on the delivery URLs: 200 a second, bursts of 2,000. An office or a
+ * mobile carrier's NAT puts thousands of devices behind one address.
+ */
+export const DEFAULT_DELIVERY_RATE_LIMIT: RateLimitSettings = { rps: 200, burst: 2_000 };
 
 /**
  * Counters kept at most. When full, expired windows go, then the oldest down to 90%, so that

@@ -61,6 +61,8 @@ export type EndpointOutput<N extends EndpointName> = {
   readonly status?: SuccessStatusOf<Contract[N]>;
   /** The ETag naming this response's content (a config: `etagOf`). */
   readonly etag?: string;
+  /** A conditional GET's own Cache-Control, instead of the one its kind of key gets. */
+  readonly cacheControl?: string;
   /** A list's next page: its cursor, sent as the `Link` header's `rel="next"` URL. */
   readonly nextCursor?: string | undefined;
 } & (
@@ -96,7 +98,7 @@ export function registerEndpoint<N extends EndpointName>(
     if (output.etag !== undefined) {
       reply.header('etag', output.etag);
       if (conditional) {
-        reply.header('cache-control', cacheControl);
+        reply.header('cache-control', output.cacheControl ?? cacheControl);
         if (ifNoneMatchHits(request.headers['if-none-match'], output.etag)) {
           return reply.code(304).send();
         }

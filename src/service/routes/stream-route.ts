@@ -35,13 +35,33 @@ function streamsFull(max: number): HttpProblem {
   );
 }
 
+/** The client's own excess, not the instance's: 429, as the delivery rate limit answers. */
+function addressFull(max: number): HttpProblem {
+  return HttpProblem.of(
+    'rate_limited',
+    `This address holds its most open streams on this instance (${max.toLocaleString('en')}); retry after the Retry-After seconds`,
+    {},
+    { 'retry-after': String(STREAMS_FULL_RETRY_AFTER_S) },
+  );
+}
+
 export function registerStreamRoute(
   app: FastifyInstance,
-  deps: StreamRouteDependencies & { readonly maxStreams: number },
+  deps: StreamRouteDependencies & {
+    readonly maxStreams: number;
+    readonly maxStreamsPerAddress: number;
+  },
 ): void {
   const { reads, streams } = deps;
+  const refusal = (address: string) => {
+    if (streams.full) return streamsFull(deps.maxStreams);
+    if (streams.fullFor(address)) return addressFull(deps.maxStreamsPerAddress);
+    return undefined;
+  };
   registerEndpoint(app, 'streamDeliveryView', async ({ request, reply, params, query }) => {
-    if (streams.full) throw streamsFull(deps.maxStreams);
+    const address = request.ip;
+    const early = refusal(address);
+    if (early) throw early;
     const changesHeardBefore = streams.changesHeard();
     const key = await reads.clientKey(params.client_key);
     if (!key || !keyCanRead(key, query.app)) throw deliveryNotFound();
@@ -49,7 +69,8 @@ export function registerStreamRoute(
     const read = await reads.viewByKey(params.client_key, query.app);
     if (!read) throw deliveryNotFound();
     // Others opened meanwhile.
-    if (streams.full) throw streamsFull(deps.maxStreams);
+    const late = refusal(address);
+    if (late) throw late;
     const lastEventId = request.headers['last-event-id'];
     reply.hijack();
     streams.start(
@@ -63,6 +84,7 @@ export function registerStreamRoute(
         'x-accel-buffering': 'no',
       },
       {
+        address,
         key,
         appId: query.app,
         read,

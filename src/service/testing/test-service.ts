@@ -49,6 +49,8 @@ export interface TestServiceOptions {
   readonly deliveryRateLimit?: RateLimitSettings;
   /** Delivery streams' bounds and heartbeat (their defaults when absent). */
   readonly streams?: AppOptions['streams'];
+  /** `DELIVERY_CDN_MAX_AGE` (off when absent). */
+  readonly deliveryCdnMaxAgeSeconds?: number;
   readonly initialYaml?: string;
   readonly logger?: Parameters<typeof buildApp>[0]['logger'];
   /** The edit pool, owned by the caller; by default one shared by the test file's services. */
@@ -87,6 +89,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     rateLimit: options.rateLimit ?? { rps: 0, burst: 0 },
     deliveryRateLimit: options.deliveryRateLimit ?? { rps: 0, burst: 0 },
     ...(options.streams ? { streams: options.streams } : {}),
+    ...(options.deliveryCdnMaxAgeSeconds !== undefined
+      ? { deliveryCdnMaxAgeSeconds: options.deliveryCdnMaxAgeSeconds }
+      : {}),
     sharedEditPool:
       options.editPool ??
       (sharedEditPool ??= new EditPool({ workers: 1, cacheBytes: 64 * 1024 * 1024 })),
