@@ -123,6 +123,7 @@ export default defineConfig({
             'src/service/reliability-tests/config-model.test.ts',
             'src/service/scale-out/**/*.test.ts',
             'src/service/store/unit-of-work.test.ts',
+            'src/service/store/webhook-deletion.test.ts',
             'src/**/*.postgres.test.ts',
           ],
           environment: 'node',

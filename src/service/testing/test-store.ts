@@ -26,6 +26,8 @@ export interface TestStore {
   readonly store: Store;
   /** A temporary directory of the test (SQLite's file is there). */
   readonly dataDir: string;
+  /** PostgreSQL: the URL of the test's schema, for connections of a test's own. */
+  readonly postgresUrl?: string;
   /** Rows of a query; `?` placeholders, in SQL both dialects read. */
   rows<R>(sql: string, ...params: unknown[]): Promise<R[]>;
   /**
@@ -106,6 +108,7 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
     kind: 'postgres',
     store,
     dataDir,
+    postgresUrl: url,
     async rows<R>(sql: string, ...params: unknown[]) {
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);

@@ -2,7 +2,7 @@
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { AccountRecord, AuditRecord, UserRecord } from '../records';
-import { get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
+import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'account_type', 'idp_organization_id', 'created_at'];
@@ -12,7 +12,20 @@ const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
 const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
 const INSERT_USER = insertInto('users', USER_COLUMNS);
+const LOCK_ACCOUNT = dialects({
+  sqlite: 'SELECT id FROM accounts WHERE id = ?',
+  postgres: 'SELECT id FROM accounts WHERE id = ? FOR UPDATE',
+});
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
+
+/**
+ * Takes the account's lock for the rest of the transaction, the one its units of work take
+ * (SQLite's BEGIN IMMEDIATE already holds the file's): a write that must not interleave with
+ * a publish or an edit of the account, such as deleting a webhook endpoint.
+ */
+export function* lockAccount(accountId: string): Op<void> {
+  yield* get(LOCK_ACCOUNT, accountId);
+}
 
 /** Whether any account exists: also SQLite's health probe, a read of its file. */
 export function* hasAccounts(): Op<boolean> {
