@@ -58,6 +58,15 @@ export function checkDeclaredRead(
   throw new Error(`A unit of work read the config ${id} without declaring it in its reads`);
 }
 
+/**
+ * A unit of work that may wait: what it reads meanwhile goes through its own connection,
+ * never the pool's (with every connection held by such a unit, none would come).
+ */
+export interface LockedConfigTransaction extends ConfigTransaction {
+  getConfig(id: string): Promise<ConfigRecordRow | undefined>;
+  historyAfter(configId: string, revision: number): Promise<HistoryRecord[]>;
+}
+
 export interface ConfigTransaction {
   /** An open (not published-away or discarded) config of the account, one of the reads. */
   get(id: string): ConfigRecordRow | undefined;
@@ -170,7 +179,7 @@ export interface Store extends WebhookOutbox {
   changeConfigsWhileLocked?<T>(
     accountId: string,
     reads: ConfigReads,
-    work: (tx: ConfigTransaction) => Promise<T>,
+    work: (tx: LockedConfigTransaction) => Promise<T>,
   ): Promise<T>;
 
   /** The account's policy; the default one when the account never set its own. */

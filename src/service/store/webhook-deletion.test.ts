@@ -110,7 +110,7 @@ async function drive<T>(
       const { rows, rowCount } = await client.query<Row>(s.sql.postgres, s.params);
       answer = s.kind === 'all' ? rows : s.kind === 'get' ? rows[0] : (rowCount ?? 0);
     } else if (s.kind === 'call') {
-      answer = await s.work();
+      answer = await s.work((nested) => drive(client, nested, async () => undefined));
     }
     step = op.next(answer);
   }

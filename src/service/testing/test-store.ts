@@ -16,6 +16,9 @@ import { adminQuery, uniqueName, withSchema } from './postgres-cluster';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
+/** Connections a test's PostgreSQL store keeps at most. */
+export const TEST_POOL_SIZE = 4;
+
 /** Which store this test run uses: the Vitest project sets TEST_STORE. */
 export function testStoreKind(): StoreKind {
   return process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
@@ -101,7 +104,7 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
   const schema = uniqueName('test');
   await adminQuery(clusterUrl, `CREATE SCHEMA ${schema}`);
   const url = withSchema(clusterUrl, schema);
-  const pool = await openPostgres({ url, poolSize: 4 });
+  const pool = await openPostgres({ url, poolSize: TEST_POOL_SIZE });
   const store = new PostgresStore(pool);
   const others: Store[] = [];
   return {

@@ -83,7 +83,11 @@ export class PostgresExecutor implements Executor {
           queued = true;
           break;
         case 'call':
-          answer = await s.work();
+          answer = await s.work(async (nested) => {
+            const done = await this.runOn(client, nested);
+            queued ||= done.queued;
+            return done.result;
+          });
           break;
       }
       step = op.next(answer);

@@ -96,7 +96,7 @@ export class SqliteExecutor implements Executor {
           announce.outboxQueued();
           break;
         case 'call':
-          answer = s.work();
+          answer = s.work(async (nested) => this.runNow(nested, announce));
           break;
       }
       step = op.next(answer);
