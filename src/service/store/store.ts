@@ -155,6 +155,12 @@ export interface Store extends WebhookOutbox {
   findDeliveryKeyNow?(key: string): DeliveryKeyLookup | undefined;
   /** The account's live config: id, revision and when it was published, not its text. */
   getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
+  /**
+   * A value that changes whenever what the account's event streams send may change (its
+   * live config, a revoked client key), for telling which accounts another process's
+   * commit concerns.
+   */
+  getStreamStamp(accountId: string): Promise<string>;
 
   listConfigs(
     accountId: string,

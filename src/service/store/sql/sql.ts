@@ -54,6 +54,8 @@ export type Step =
   | { readonly kind: 'liveChanged'; readonly accountId: string }
   /** Wake this process's webhook senders after commit. */
   | { readonly kind: 'outboxQueued' }
+  /** The write changes what a memoised key lookup answers (SQLite memoises them). */
+  | { readonly kind: 'lookupChanged'; readonly lookup: KeyLookup }
   /** Call back into the caller's code (a unit of work) inside the transaction. */
   | { readonly kind: 'call'; readonly work: (nested: Nested) => unknown };
 
@@ -87,6 +89,13 @@ export function* liveChanged(accountId: string): Op<void> {
 
 export function* outboxQueued(): Op<void> {
   yield { kind: 'outboxQueued' };
+}
+
+/** The key lookups a store may memoise: API keys' principals, client keys with live stamps. */
+export type KeyLookup = 'principals' | 'deliveryKeys';
+
+export function* lookupChanged(lookup: KeyLookup): Op<void> {
+  yield { kind: 'lookupChanged', lookup };
 }
 
 /** `work`'s result: at once on SQLite, awaited on PostgreSQL. */
