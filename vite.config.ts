@@ -124,6 +124,7 @@ export default defineConfig({
             'src/service/scale-out/**/*.test.ts',
             'src/service/store/unit-of-work.test.ts',
             'src/service/store/webhook-deletion.test.ts',
+            'src/service/store/stream-stamp.test.ts',
             'src/**/*.postgres.test.ts',
           ],
           environment: 'node',
