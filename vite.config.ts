@@ -125,6 +125,8 @@ export default defineConfig({
             'src/service/store/unit-of-work.test.ts',
             'src/service/store/configs/stored-text.test.ts',
             'src/service/retention/pruner.test.ts',
+            'src/service/store/webhook-deletion.test.ts',
+            'src/service/store/stream-stamp.test.ts',
             'src/**/*.postgres.test.ts',
           ],
           environment: 'node',

@@ -25,21 +25,20 @@ export function etagOf(id: string, revision: number, reviewStamp?: string): stri
 }
 
 /**
- * The ETag of a config record as GET answers it. A review changes the record but not the
- * text or its revision, so a draft under review carries a stamp of its review state too:
- * a cached copy then revalidates to the new state, while If-Match (which ignores the stamp)
- * still means the revision.
+ * The ETag of a config record as GET answers it: its id and revision, and a stamp of every
+ * field the pair does not fix (live, review, approvals required, published_at, …). The text
+ * and its report belong to the revision; the rest changes without it (an activate, a review,
+ * a policy change), and a cached copy must revalidate to it. If-Match ignores the stamp.
  */
 export function recordEtagOf(record: {
   readonly id: string;
   readonly revision: number;
-  readonly review?: unknown;
+  readonly [field: string]: unknown;
 }): string {
-  const review = record.review as { state?: string } | undefined;
-  if (review === undefined || review.state === 'none') return etagOf(record.id, record.revision);
-  // FNV-1a, 32 bits: a short stamp that changes with the review's JSON.
+  const { yaml: _text, validation: _report, ...fields } = record;
+  // FNV-1a, 32 bits: a short stamp that changes with the fields' JSON.
   let hash = 0x811c9dc5;
-  for (const char of JSON.stringify(review)) {
+  for (const char of JSON.stringify(fields)) {
     hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
   }
   return etagOf(record.id, record.revision, hash.toString(36));
@@ -49,7 +48,7 @@ export function recordEtagOf(record: {
 export const ETAG_PATTERN = '^"[\\x21\\x23-\\x7e]+"$';
 
 /**
- * What `If-Match` on an edit takes: a config's ETag, or `"<revision>"` alone. A review
+ * What `If-Match` on an edit takes: a config's ETag, or `"<revision>"` alone. A record's
  * stamp after the revision (`"cfg_…:7.k3x9"`) is allowed and ignored.
  */
 export const IF_MATCH_PATTERN =

@@ -21,6 +21,7 @@ import type { AuthStatus } from '../../contract/auth-status';
 import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-edit';
 import {
   etagOf,
+  recordEtagOf,
   type ConfigRecord,
   type ConfigSummary,
   type HistoryEntry,
@@ -74,7 +75,7 @@ function withEtag(record: ConfigRecord) {
   return {
     status: 200,
     body: record,
-    headers: { ETag: etagOf(record.id, record.revision) },
+    headers: { ETag: recordEtagOf(record) },
   } as const;
 }
 

@@ -4,7 +4,7 @@
  * OpenAPI document.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { etagOf } from '../../contract/configs';
+import { configOfEtag } from '../../contract/configs';
 import { ENDPOINT_NAMES, contract } from '../../contract/endpoints';
 import { EMPTY_CONFIG_YAML } from '../domain/accounts';
 import {
@@ -134,7 +134,10 @@ describe('GET /configs/live and /configs/{id}', () => {
   it('gives the live config with its ETag', async () => {
     const response = await send(service, admin, 'getLiveConfig');
     const live = expectSuccess('getLiveConfig', response);
-    expect(response.headers.etag).toBe(etagOf(service.account.live_config_id, 1));
+    expect(configOfEtag(String(response.headers.etag))).toEqual({
+      id: service.account.live_config_id,
+      revision: 1,
+    });
     expect(live).toMatchObject({
       id: service.account.live_config_id,
       kind: 'published',
@@ -161,7 +164,7 @@ describe('GET /configs/live and /configs/{id}', () => {
     });
     const response = await send(service, admin, 'getConfig', { params: { id: created.id } });
     const config = expectSuccess('getConfig', response);
-    expect(response.headers.etag).toBe(etagOf(created.id, 2));
+    expect(configOfEtag(String(response.headers.etag))).toEqual({ id: created.id, revision: 2 });
     expect(config).toMatchObject({
       id: created.id,
       kind: 'draft',
@@ -197,7 +200,7 @@ describe('POST /configs/{id}/publish', () => {
       payload: { summary: 'Release 1' },
     });
     const published = expectSuccess('publishConfig', response);
-    expect(response.headers.etag).toBe(etagOf(published.id, 1));
+    expect(configOfEtag(String(response.headers.etag))).toEqual({ id: published.id, revision: 1 });
     expect(published).toMatchObject({
       kind: 'published',
       label: 'Release 1',
@@ -296,7 +299,7 @@ describe('POST /configs/{id}/activate', () => {
       params: { id: release1.id },
     });
     const activated = expectSuccess('activateConfig', response);
-    expect(response.headers.etag).toBe(etagOf(release1.id, 1));
+    expect(configOfEtag(String(response.headers.etag))).toEqual({ id: release1.id, revision: 1 });
     expect(activated).toMatchObject({ id: release1.id, live: true, kind: 'published' });
     const live = await ok(service, admin, 'getLiveConfig');
     expect(live.id).toBe(release1.id);
@@ -532,6 +535,26 @@ describe('conditional GETs: ETag, If-None-Match, 304', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
+  it('gives the config that was live a new ETag when another is activated', async () => {
+    const release1 = await ok(service, admin, 'publishConfig', {
+      params: { id: (await draft('a')).id },
+    });
+    const input = { params: { id: release1.id } };
+    const before = await send(service, admin, 'getConfig', input);
+    expect(expectSuccess('getConfig', before).live).toBe(true);
+    await ok(service, admin, 'activateConfig', {
+      params: { id: service.account.live_config_id },
+    });
+    // Same id, same revision: only the stamp of the record's other fields tells them apart.
+    const after = await send(service, admin, 'getConfig', {
+      ...input,
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(expectSuccess('getConfig', after).live).toBe(false);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
   it('gives a config a new ETag when an edit changes it', async () => {
     const created = await draft('a');
     const input = { params: { id: created.id } };
@@ -546,7 +569,7 @@ describe('conditional GETs: ETag, If-None-Match, 304', () => {
       headers: { 'if-none-match': String(before.headers.etag) },
     });
     expect(after.statusCode).toBe(200);
-    expect(after.headers.etag).toBe(etagOf(created.id, 2));
+    expect(configOfEtag(String(after.headers.etag))).toEqual({ id: created.id, revision: 2 });
   });
 
   it('checks the key before answering 304: no key, no answer', async () => {

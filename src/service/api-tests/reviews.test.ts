@@ -526,6 +526,19 @@ describe('the OpenAPI document', () => {
 });
 
 describe('caching a draft under review', () => {
+  it('revalidates a draft to the approvals a new policy requires', async () => {
+    const id = await newDraft();
+    const first = await send(service, author, 'getConfig', { params: { id } });
+    expect(first.json()).toMatchObject({ review: { approvals_required: 0 } });
+    await setPolicy({ approvals_required: 2, reset_approvals_on_edit: true });
+    const after = await send(service, author, 'getConfig', {
+      params: { id },
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ review: { approvals_required: 2 } });
+  });
+
   it('revalidates to the new review state: the ETag changes with it, and If-Match still means the revision', async () => {
     await setPolicy({ approvals_required: 1, reset_approvals_on_edit: true });
     const id = await newDraft();

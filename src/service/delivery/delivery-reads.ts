@@ -17,4 +17,6 @@ export interface DeliveryReads {
   clientKey(key: string): Promise<ClientKeyRecord | undefined>;
   /** The app's view in the account's live config; undefined without such an app. */
   appView(accountId: string, appId: string): Promise<AppViewRead | undefined>;
+  /** Changes whenever the account's views or keys may have (`Store.getStreamStamp`). */
+  changeStamp(accountId: string): Promise<string>;
 }

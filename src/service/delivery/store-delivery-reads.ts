@@ -72,6 +72,10 @@ export function createDeliveryReads(deps: {
       return cache.view(stamp, appId) ?? build(accountId, stamp, appId);
     },
 
+    changeStamp(accountId: string): Promise<string> {
+      return store.getStreamStamp(accountId);
+    },
+
     viewByKey(key: string, appId: string): Eventually<CachedAppView | undefined> {
       if (store.findDeliveryKeyNow) return answer(store.findDeliveryKeyNow(key), appId);
       return store.findDeliveryKey(key).then((found) => answer(found, appId));

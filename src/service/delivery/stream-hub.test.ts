@@ -43,6 +43,13 @@ class CountingReads implements DeliveryReads {
     return this.views.get(`${accountId}/${appId}`);
   }
 
+  /** What the views and keys are now: moves with any change to them. */
+  async changeStamp(accountId: string) {
+    const views = [...this.views].filter(([at]) => at.startsWith(`${accountId}/`));
+    const keys = [...this.keys.values()].filter((key) => key.account_id === accountId);
+    return JSON.stringify([views.map(([at, read]) => [at, read.etag]), keys]);
+  }
+
   addKey(key: string, apps: string[] | null = null): void {
     this.keys.set(key, {
       id: `ckey_${key}`,
@@ -180,6 +187,27 @@ describe('the stream hub', () => {
     changes.announce(null);
     await sleep(200);
     expect(stream.events).toHaveLength(1);
+  });
+
+  it('wakes no group for word from another process that changed none of their views or keys', async () => {
+    const { reads, changes, open } = await rig();
+    reads.addKey('k');
+    reads.publish('app-a', 'cfg_1');
+    const stream = await open('k', 'app-a');
+    await stream.next();
+    // The first word after the streams began wakes them: what came before is unknown.
+    let before = reads.viewReads;
+    changes.announce(null);
+    await until(() => reads.viewReads > before, 'read after the first word');
+    before = reads.viewReads;
+    const keysBefore = reads.keyReads;
+    // A commit of something else (a webhook claim, a key touched), then a publish.
+    changes.announce(null);
+    reads.publish('app-a', 'cfg_2');
+    changes.announce(null);
+    expect((await stream.next()).id).toBe('cfg_2:1');
+    expect(reads.viewReads - before).toBe(1);
+    expect(reads.keyReads - keysBefore).toBe(1);
   });
 
   it('reads each group of an account once, and only the groups whose view changed send', async () => {

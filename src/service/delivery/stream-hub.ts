@@ -110,6 +110,8 @@ export class StreamHub {
   /** Open streams by client address. */
   private readonly byAddress = new Map<string, number>();
   private heard = 0;
+  /** Each account's stamp when a word from another process last woke its groups. */
+  private readonly stamps = new Map<string, string>();
   private stopListening: (() => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
@@ -216,7 +218,10 @@ export class StreamHub {
     if (group.subscribers.size === 0) {
       const apps = this.groups.get(group.accountId);
       apps?.delete(group.appId);
-      if (apps?.size === 0) this.groups.delete(group.accountId);
+      if (apps?.size === 0) {
+        this.groups.delete(group.accountId);
+        this.stamps.delete(group.accountId);
+      }
     }
     if (this.open === 0) this.stop();
   }
@@ -236,8 +241,25 @@ export class StreamHub {
 
   private changed(accountId: string | null): void {
     this.heard += 1;
-    const accounts = accountId === null ? [...this.groups.keys()] : [accountId];
-    for (const account of accounts) void this.refreshAccount(account);
+    if (accountId !== null) void this.refreshAccount(accountId);
+    else for (const account of this.groups.keys()) void this.refreshIfMoved(account);
+  }
+
+  /**
+   * Another process committed, which account's change unknown (SQLite): the account's groups
+   * wake only when its stamp moved, so that webhook claims and key touches wake nothing. The
+   * first word after the account's streams began always wakes them.
+   */
+  private async refreshIfMoved(accountId: string): Promise<void> {
+    let stamp: string;
+    try {
+      stamp = await this.reads.changeStamp(accountId);
+    } catch {
+      return this.refreshAccount(accountId);
+    }
+    if (this.stamps.get(accountId) === stamp) return;
+    this.stamps.set(accountId, stamp);
+    await this.refreshAccount(accountId);
   }
 
   private async refreshAccount(accountId: string): Promise<void> {

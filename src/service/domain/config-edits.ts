@@ -16,7 +16,7 @@ import {
 } from '../edit-work/edit-task';
 import { newId } from '../ids';
 import type { ConfigRecordRow, Principal } from '../store/records';
-import type { Store } from '../store/store';
+import type { LockedConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
 import { refuseEdit } from './edit-refusals';
 import { OneAtATime } from './one-at-a-time';
@@ -93,7 +93,8 @@ export class ConfigEdits {
         if (attempt > 1 && this.store.changeConfigsWhileLocked) {
           return this.store.changeConfigsWhileLocked(accountId, reads, async (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const merge = await this.mergeTask(accountId, request, target);
+            // Read on the unit's connection: the pool may have none left to lend.
+            const merge = await this.mergeTask(tx, request, target);
             const computed = await this.compute(principal, request, target, expected, merge);
             return storeEdit(tx, principal, request, target, computed);
           });
@@ -102,7 +103,7 @@ export class ConfigEdits {
         const targetId = request.config_id ?? liveId;
         const row = targetId && (await this.store.getConfig(accountId, targetId));
         const target = editTarget(request, liveId, () => row || undefined);
-        const merge = await this.mergeTask(accountId, request, target);
+        const merge = await this.mergeTask(this.storeReads(accountId), request, target);
         const computed = await this.compute(principal, request, target, expected, merge);
         const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
           const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
@@ -179,7 +180,7 @@ export class ConfigEdits {
    * revision and nothing merges there.
    */
   private async mergeTask(
-    accountId: string,
+    reads: MergeReads,
     request: ConfigEditRequest,
     target: ConfigRecordRow,
   ): Promise<MergeTask | undefined> {
@@ -198,16 +199,14 @@ export class ConfigEdits {
         message: `base_revision ${base} is ${behind} revisions behind the config ${target.id}, more than the ${MAX_MERGE_REVISIONS} an edit is merged across: reload the config and make the edit again`,
       });
     }
-    const newer = await this.editsAfter(accountId, target, base);
+    const newer = await editsAfter(reads, target, base);
     if (judgedWithoutBase(request.operations, newer)) {
       return { newer, copiedFrom: undefined, earlier: [] };
     }
     // The base is rebuilt in the worker: the text the draft was copied from, and its edits.
-    const earlier = await this.editsAfter(accountId, target, 0);
+    const earlier = await editsAfter(reads, target, 0);
     const copiedFrom =
-      target.base_config_id === null
-        ? undefined
-        : await this.store.getConfig(accountId, target.base_config_id);
+      target.base_config_id === null ? undefined : await reads.getConfig(target.base_config_id);
     return {
       newer,
       copiedFrom: copiedFrom?.yaml,
@@ -215,31 +214,12 @@ export class ConfigEdits {
     };
   }
 
-  /** The edits of a draft after `revision`, refused unless the history holds every one. */
-  private async editsAfter(
-    accountId: string,
-    target: ConfigRecordRow,
-    revision: number,
-  ): Promise<NewerEdit[]> {
-    const edits = (await this.store.historyAfter(accountId, target.id, revision)).filter(
-      (entry) => entry.action === 'edit',
-    );
-    const complete =
-      edits.length === target.revision - revision &&
-      edits.every((entry, at) => entry.revision === revision + at + 1);
-    if (!complete) {
-      throw refuseEdit({
-        kind: 'merge_out_of_reach',
-        message: `The edits of the config ${target.id} since revision ${revision} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
-      });
-    }
-    return edits.map((entry) => ({
-      revision: entry.revision,
-      by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
-      at: entry.at,
-      operations: entry.operations,
-      ...(entry.text_changes ? { textChanges: entry.text_changes } : {}),
-    }));
+  /** The account's history and configs, read from the store. */
+  private storeReads(accountId: string): MergeReads {
+    return {
+      getConfig: (id) => this.store.getConfig(accountId, id),
+      historyAfter: (configId, revision) => this.store.historyAfter(accountId, configId, revision),
+    };
   }
 
   /**
@@ -253,7 +233,7 @@ export class ConfigEdits {
     if (request.base_revision === undefined) return { mergeFor: () => undefined };
     const id = request.config_id ?? (await this.store.getLiveId(accountId));
     const read = id === undefined ? undefined : await this.store.getConfig(accountId, id);
-    const merge = read && (await this.mergeTask(accountId, request, read));
+    const merge = read && (await this.mergeTask(this.storeReads(accountId), request, read));
     return {
       mergeFor: (target) => {
         if (request.base_revision === target.revision) return undefined;
@@ -265,6 +245,36 @@ export class ConfigEdits {
       },
     };
   }
+}
+
+/** What a merge reads: the store, or the connection of the unit of work it runs in. */
+type MergeReads = Pick<LockedConfigTransaction, 'getConfig' | 'historyAfter'>;
+
+/** The edits of a draft after `revision`, refused unless the history holds every one. */
+async function editsAfter(
+  reads: MergeReads,
+  target: ConfigRecordRow,
+  revision: number,
+): Promise<NewerEdit[]> {
+  const edits = (await reads.historyAfter(target.id, revision)).filter(
+    (entry) => entry.action === 'edit',
+  );
+  const complete =
+    edits.length === target.revision - revision &&
+    edits.every((entry, at) => entry.revision === revision + at + 1);
+  if (!complete) {
+    throw refuseEdit({
+      kind: 'merge_out_of_reach',
+      message: `The edits of the config ${target.id} since revision ${revision} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
+    });
+  }
+  return edits.map((entry) => ({
+    revision: entry.revision,
+    by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
+    at: entry.at,
+    operations: entry.operations,
+    ...(entry.text_changes ? { textChanges: entry.text_changes } : {}),
+  }));
 }
 
 interface PreparedEdit {

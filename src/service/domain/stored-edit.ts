@@ -79,8 +79,7 @@ export function storeEdit(
     if (target.kind === 'draft') tx.close(target.id, 'published', at);
     tx.addHistory(entry('lifecycle', 1, label));
     addConfigPublished(tx, principal, { ...row, published_at: at }, 'lifecycle', at);
-    const operations = computed.movedOperations ?? request.operations;
-    addAbTestChanges(tx, principal, operations, target.yaml, yaml, resultId, at);
+    addAbTestChanges(tx, principal, computed.abTestChanges, resultId, at);
     return result('published', true, row);
   }
   if (target.kind === 'draft') {

@@ -3,15 +3,8 @@
  * outbox in the unit of work of the change, so they exist exactly when the change does.
  * Their `data` is built only when some endpoint of the account subscribes.
  */
-import { configData, parseConfig } from '../../configs/parse';
-import { readConfigContents } from '../../configs/config-contents';
-import {
-  actionKeyOf,
-  isLifecycleAction,
-  itemsOf,
-  type LifecycleAction,
-  type Operation,
-} from '../../contract/operations';
+import type { LifecycleAction } from '../../contract/operations';
+import type { AbTestChange } from '../edit-work/edit-task';
 import type { Principal } from '../store/records';
 import type { ConfigTransaction } from '../store/store';
 
@@ -51,43 +44,23 @@ function stepOf(action: LifecycleAction): string {
   return action.replace(/_ab_test$/, '');
 }
 
-function abTestsOf(yaml: string) {
-  const data = configData(parseConfig(yaml));
-  return readConfigContents(data.ok ? data.data : null).abTests;
-}
-
 /**
  * `ab_test.changed`: one event per test a lifecycle step changed, in the order of the
- * request, with the test as it is after the step (a deleted test's app from before it).
+ * request, with the test as the edit worker read it after the step.
  */
 export function addAbTestChanges(
   tx: ConfigTransaction,
   principal: Principal,
-  operations: readonly Operation[],
-  before: string,
-  after: string,
+  changes: readonly AbTestChange[],
   liveId: string,
   at: string,
 ): void {
-  const steps = operations.flatMap((operation) => {
-    const action = actionKeyOf(operation);
-    if (!isLifecycleAction(action)) return [];
-    return itemsOf(operation).map((item) => ({ action, id: String(item.id) }));
-  });
-  // Parsed once for all of the request's events, and only if some endpoint listens.
-  let tests: { before: ReturnType<typeof abTestsOf>; after: ReturnType<typeof abTestsOf> };
-  const read = () => (tests ??= { before: abTestsOf(before), after: abTestsOf(after) });
-  for (const step of steps) {
-    tx.addWebhookEvents('ab_test.changed', at, () => {
-      const { before: old, after: now } = read();
-      const test = now.find((each) => each.id === step.id);
-      const app = test?.app ?? old.find((each) => each.id === step.id)?.app ?? null;
-      return {
-        ab_test: { id: step.id, app, status: test ? test.status : 'deleted' },
-        step: stepOf(step.action),
-        config: { id: liveId },
-        by: changedBy(principal),
-      };
-    });
+  for (const change of changes) {
+    tx.addWebhookEvents('ab_test.changed', at, () => ({
+      ab_test: { id: change.id, app: change.app, status: change.status },
+      step: stepOf(change.action),
+      config: { id: liveId },
+      by: changedBy(principal),
+    }));
   }
 }

@@ -6,13 +6,21 @@
 import type { Document } from 'yaml';
 import type { AppliedRange } from '../../contract/config-edit';
 import { MAX_CONFIG_YAML_BYTES } from '../../contract/endpoints';
-import { actionKeyOf, type Operation, type TextChange } from '../../contract/operations';
+import {
+  actionKeyOf,
+  isLifecycleAction,
+  itemsOf,
+  type LifecycleAction,
+  type Operation,
+  type TextChange,
+} from '../../contract/operations';
 import type { ValidationReport, ValidationSource } from '../../contract/validation';
 import { applyEdit } from '../../configs/edit';
 import { judgeMerge, type NewerEdit } from '../../configs/merge/merge-edits';
 import { applyOperations } from '../../configs/operations/apply-operations';
 import type { OperationRefusal } from '../../configs/operations/refusal';
-import { parseConfig } from '../../configs/parse';
+import { configData, parseConfig, type ParsedConfig } from '../../configs/parse';
+import { readConfigContents } from '../../configs/config-contents';
 import { rebaseTextChanges, textChangesBetween, textEditOf } from '../../configs/text-edit';
 import type { EditConflict } from '../../contract/problem';
 import { estimatedBytes, type DocumentCache } from './document-cache';
@@ -54,6 +62,21 @@ export interface AppliedEdit {
   readonly textChanges: readonly TextChange[];
   /** A merged edit's typed text: carried over (true), or written by the service (false). */
   readonly textRebased?: boolean;
+  /** Each A/B test a lifecycle step named, in the request's order; [] for other edits. */
+  readonly abTestChanges: readonly AbTestChange[];
+}
+
+/**
+ * A test as a lifecycle step left it, what its `ab_test.changed` event says: read here, off
+ * the main thread, so the unit of work storing the edit parses nothing.
+ */
+export interface AbTestChange {
+  readonly action: LifecycleAction;
+  readonly id: string;
+  /** The test's app; a deleted test's from before the step. */
+  readonly app: string | null;
+  /** The status after the step, or `deleted`. */
+  readonly status: string | null;
 }
 
 export type EditTaskResult =
@@ -104,6 +127,8 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     }
   }
   const options = { now: task.now, source: task.source, textFits: fitsInAConfig };
+  // Read before the edit changes the document in place.
+  const testsBefore = lifecycleSteps(operations).length > 0 ? abTestsOf(config.parsed) : [];
   let result = applyEdit(config, operations, options);
   if (textRebased && result.kind === 'refused' && result.refusal.code === 'text_mismatch') {
     // Carried over, the typed text no longer says what the merged operations do: the
@@ -127,8 +152,37 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
     ...(operations === task.operations ? {} : { movedOperations: operations }),
     textChanges: textChangesBetween(savedText, result.text),
     ...(textRebased === undefined ? {} : { textRebased }),
+    abTestChanges: abTestChangesOf(operations, testsBefore, result.edited.parsed),
     cacheHit: cached !== undefined,
   };
+}
+
+function lifecycleSteps(operations: readonly Operation[]) {
+  return operations.flatMap((operation) => {
+    const action = actionKeyOf(operation);
+    if (!isLifecycleAction(action)) return [];
+    return itemsOf(operation).map((item) => ({ action, id: String(item.id) }));
+  });
+}
+
+function abTestsOf(parsed: ParsedConfig) {
+  const data = configData(parsed);
+  return readConfigContents(data.ok ? data.data : null).abTests;
+}
+
+function abTestChangesOf(
+  operations: readonly Operation[],
+  before: ReturnType<typeof abTestsOf>,
+  edited: ParsedConfig,
+): AbTestChange[] {
+  const steps = lifecycleSteps(operations);
+  if (steps.length === 0) return [];
+  const after = abTestsOf(edited);
+  return steps.map(({ action, id }) => {
+    const test = after.find((each) => each.id === id);
+    const app = test?.app ?? before.find((each) => each.id === id)?.app ?? null;
+    return { action, id, app, status: test ? test.status : 'deleted' };
+  });
 }
 
 function withoutTypedText(operations: readonly Operation[]): Operation[] {

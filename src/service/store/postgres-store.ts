@@ -10,7 +10,7 @@ import type { PostgresPool } from './postgres-database';
 import { unitOfWork } from './configs/unit-of-work';
 import { PostgresExecutor } from './sql/postgres-executor';
 import { SqlStore } from './sql-store';
-import type { ConfigReads, ConfigTransaction } from './store';
+import type { ConfigReads, LockedConfigTransaction } from './store';
 
 export class PostgresStore extends SqlStore {
   protected readonly db: PostgresExecutor;
@@ -26,7 +26,7 @@ export class PostgresStore extends SqlStore {
   changeConfigsWhileLocked<T>(
     accountId: string,
     reads: ConfigReads,
-    work: (tx: ConfigTransaction) => Promise<T>,
+    work: (tx: LockedConfigTransaction) => Promise<T>,
   ): Promise<T> {
     return this.db.write(unitOfWork(accountId, reads, work));
   }

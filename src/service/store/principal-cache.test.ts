@@ -1,8 +1,10 @@
 /**
- * The store caches principals by key hash; a change made by another connection (the
- * operator's command line) or through this one must show on the very next lookup.
+ * The store caches principals by key hash; a change made through this connection must show
+ * on the very next lookup, one made by another connection (the operator's command line)
+ * within a millisecond; writes that change no principal leave the cache as it is.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testDelivery } from '../domain/webhook-records';
 import { hashSecret } from '../domain/api-key-secrets';
 import { startTestService, type TestService } from '../testing/test-service';
 import { openDatabase } from './database';
@@ -16,7 +18,7 @@ afterEach(async () => {
 });
 
 describe('the principal cache', () => {
-  it('sees a revocation made by another connection on the next lookup', async () => {
+  it('sees a revocation made by another connection within a millisecond', async () => {
     service = await startTestService();
     const hash = hashSecret(service.adminKey);
     const first = await service.store.findPrincipalByKeyHash(hash);
@@ -35,7 +37,52 @@ describe('the principal cache', () => {
     });
     await other.close();
 
-    expect((await service.store.findPrincipalByKeyHash(hash))?.key.revoked_at).toBe(at);
+    // The version of the file is read again once the last reading is a millisecond old.
+    await vi.waitFor(async () => {
+      expect((await service?.store.findPrincipalByKeyHash(hash))?.key.revoked_at).toBe(at);
+    });
+  });
+
+  it('keeps its answers across writes that change no principal: a webhook claim, a touch', async () => {
+    service = await startTestService();
+    const store = service.store as SqliteStore;
+    const reads = vi.spyOn(
+      store as unknown as { readPrincipal: (keyHash: string) => unknown },
+      'readPrincipal',
+    );
+    const hash = hashSecret(service.adminKey);
+    const first = await store.findPrincipalByKeyHash(hash);
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    const accountId = service.account.account_id;
+    const webhook = {
+      id: 'wh_claims',
+      account_id: accountId,
+      url: 'https://hooks.example.com/claims',
+      events: ['config.published' as const],
+      description: '',
+      secret: 'whsec_test',
+      created_at: '2026-11-22T10:00:00.000Z',
+      deleted_at: null,
+    };
+    const audit = { account_id: accountId, at: webhook.created_at, action: 'webhook.create' };
+    await store.insertWebhook(webhook, { ...audit, actor: null, target_id: null, detail: {} }, 20);
+    await store.insertOutboxMessage(testDelivery(webhook, webhook.created_at));
+    const [claimed] = await store.claimDueOutbox(new Date().toISOString(), 10, 30_000);
+    const at = new Date().toISOString();
+    await store.recordOutboxAttempt(claimed?.id ?? '', {
+      at,
+      delivered: true,
+      response_status: 200,
+      error: null,
+      next_attempt_at: null,
+    });
+    await store.touchApiKey(first?.key.id ?? '', at);
+
+    const again = await store.findPrincipalByKeyHash(hash);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(again?.key.last_used_at).toBe(at);
+    expect(again?.key.revoked_at).toBeNull();
   });
 
   it('sees a change made through its own connection on the next lookup', async () => {

@@ -90,6 +90,9 @@ export abstract class SqlStore implements Store {
   getLiveStamp(accountId: string) {
     return this.db.read(clientKeys.getLiveStamp(accountId));
   }
+  getStreamStamp(accountId: string) {
+    return this.db.read(clientKeys.getStreamStamp(accountId));
+  }
   announceLiveChange(accountId: string) {
     return this.db.read(liveChanged(accountId));
   }

@@ -62,6 +62,15 @@ export function checkDeclaredRead(
   throw new Error(`A unit of work read the config ${id} without declaring it in its reads`);
 }
 
+/**
+ * A unit of work that may wait: what it reads meanwhile goes through its own connection,
+ * never the pool's (with every connection held by such a unit, none would come).
+ */
+export interface LockedConfigTransaction extends ConfigTransaction {
+  getConfig(id: string): Promise<ConfigRecordRow | undefined>;
+  historyAfter(configId: string, revision: number): Promise<HistoryRecord[]>;
+}
+
 export interface ConfigTransaction {
   /** An open (not published-away or discarded) config of the account, one of the reads. */
   get(id: string): ConfigRecordRow | undefined;
@@ -152,6 +161,12 @@ export interface Store extends WebhookOutbox, PruningStore {
   findDeliveryKeyNow?(key: string): DeliveryKeyLookup | undefined;
   /** The account's live config: id, revision and when it was published, not its text. */
   getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
+  /**
+   * A value that changes whenever what the account's event streams send may change (its
+   * live config, a revoked client key), for telling which accounts another process's
+   * commit concerns.
+   */
+  getStreamStamp(accountId: string): Promise<string>;
 
   /** Open configs newest first, without their text, and the live id of the same moment. */
   listConfigs(
@@ -178,7 +193,7 @@ export interface Store extends WebhookOutbox, PruningStore {
   changeConfigsWhileLocked?<T>(
     accountId: string,
     reads: ConfigReads,
-    work: (tx: ConfigTransaction) => Promise<T>,
+    work: (tx: LockedConfigTransaction) => Promise<T>,
   ): Promise<T>;
 
   /** The account's policy; the default one when the account never set its own. */

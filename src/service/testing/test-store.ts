@@ -16,6 +16,9 @@ import { adminQuery, uniqueName, withSchema } from './postgres-cluster';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
+/** Connections a test's PostgreSQL store keeps at most. */
+export const TEST_POOL_SIZE = 4;
+
 /** Which store this test run uses: the Vitest project sets TEST_STORE. */
 export function testStoreKind(): StoreKind {
   return process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
@@ -26,6 +29,8 @@ export interface TestStore {
   readonly store: Store;
   /** A temporary directory of the test (SQLite's file is there). */
   readonly dataDir: string;
+  /** PostgreSQL: the URL of the test's schema, for connections of a test's own. */
+  readonly postgresUrl?: string;
   /** Rows of a query; `?` placeholders, in SQL both dialects read. */
   rows<R>(sql: string, ...params: unknown[]): Promise<R[]>;
   /**
@@ -99,13 +104,14 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
   const schema = uniqueName('test');
   await adminQuery(clusterUrl, `CREATE SCHEMA ${schema}`);
   const url = withSchema(clusterUrl, schema);
-  const pool = await openPostgres({ url, poolSize: 4 });
+  const pool = await openPostgres({ url, poolSize: TEST_POOL_SIZE });
   const store = new PostgresStore(pool);
   const others: Store[] = [];
   return {
     kind: 'postgres',
     store,
     dataDir,
+    postgresUrl: url,
     async rows<R>(sql: string, ...params: unknown[]) {
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);

@@ -19,6 +19,15 @@ const LOCK_ACCOUNT = dialects({
   postgres: 'SELECT id FROM accounts WHERE id = ? FOR UPDATE',
 });
 
+/**
+ * Takes the account's lock for the rest of the transaction, the one its units of work take
+ * (SQLite's BEGIN IMMEDIATE already holds the file's): a write that must not interleave with
+ * a publish or an edit of the account, such as deleting a webhook endpoint.
+ */
+export function* lockAccount(accountId: string): Op<void> {
+  yield* get(LOCK_ACCOUNT, accountId);
+}
+
 /** Whether any account exists: also SQLite's health probe, a read of its file. */
 export function* hasAccounts(): Op<boolean> {
   return (yield* get(ANY_ACCOUNT)) !== undefined;

@@ -7,7 +7,17 @@ import { addAudit } from '../audit/audit-log';
 import type { ApiKeyRecord, AuditRecord, Principal, UserRecord } from '../records';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
-import { get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
+import {
+  get,
+  insertInto,
+  lookupChanged,
+  pick,
+  run,
+  sql,
+  valuesOf,
+  type Op,
+  type Row,
+} from '../sql/sql';
 
 const API_KEY_COLUMNS = [
   'id',
@@ -100,7 +110,10 @@ export function* revokeApiKey(
   at: string,
   audit: AuditRecord,
 ): Op<ApiKeyRecord | undefined> {
-  if ((yield* run(REVOKE_KEY, at, accountId, id)) > 0) yield* addAudit(audit);
+  if ((yield* run(REVOKE_KEY, at, accountId, id)) > 0) {
+    yield* addAudit(audit);
+    yield* lookupChanged('principals');
+  }
   const row = yield* get(GET_KEY, accountId, id);
   return row && toApiKey(row);
 }

@@ -13,6 +13,7 @@ import {
   get,
   insertInto,
   liveChanged,
+  lookupChanged,
   pick,
   run,
   sql,
@@ -46,6 +47,19 @@ export const DELIVERY_KEY = sql(
      LEFT JOIN live_configs l ON l.account_id = k.account_id
      LEFT JOIN configs c ON c.id = l.config_id
     WHERE k.key = ?`,
+);
+
+/**
+ * What an account's event streams depend on: its live config, and the last revocation of
+ * its client keys. Unchanged, another process's commit is nothing to them.
+ */
+const STREAM_STAMP = sql(
+  `SELECT l.config_id AS live, c.revision AS revision,
+          (SELECT MAX(k.revoked_at) FROM client_keys k WHERE k.account_id = ?) AS revoked
+     FROM accounts a
+     LEFT JOIN live_configs l ON l.account_id = a.id
+     LEFT JOIN configs c ON c.id = l.config_id
+    WHERE a.id = ?`,
 );
 
 const LIVE_STAMP = sql(
@@ -101,6 +115,7 @@ export function* revokeClientKey(
 ): Op<ClientKeyRecord | undefined> {
   if ((yield* run(REVOKE_CLIENT_KEY, at, accountId, id)) > 0) {
     yield* addAudit(audit);
+    yield* lookupChanged('deliveryKeys');
     yield* liveChanged(accountId);
   }
   const row = yield* get(GET_CLIENT_KEY, accountId, id);
@@ -114,4 +129,9 @@ export function* findDeliveryKey(key: string): Op<DeliveryKeyLookup | undefined>
 
 export function* getLiveStamp(accountId: string): Op<LiveConfigStamp | undefined> {
   return toLiveStamp(yield* get(LIVE_STAMP, accountId));
+}
+
+export function* getStreamStamp(accountId: string): Op<string> {
+  const row = yield* get(STREAM_STAMP, accountId, accountId);
+  return JSON.stringify([row?.live ?? null, row?.revision ?? null, row?.revoked ?? null]);
 }

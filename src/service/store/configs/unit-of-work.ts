@@ -10,13 +10,15 @@ import { insertOutboxMessages } from '../outbox/outbox';
 import { outboxMessagesOf } from '../outbox/outbox-records';
 import type { ConfigRecordRow, EventData } from '../records';
 import { addReview, setConfigReview, toPolicy } from '../reviews/reviews';
-import { all, call, dialects, get, liveChanged, run, type Op } from '../sql/sql';
-import { checkDeclaredRead, type ConfigReads, type ConfigTransaction } from '../store';
+import { all, call, dialects, get, liveChanged, run, type Nested, type Op } from '../sql/sql';
+import { checkDeclaredRead, type ConfigReads, type LockedConfigTransaction } from '../store';
 import { allWebhooks } from '../webhooks/webhooks';
 import {
   addHistory,
   CLOSE_CONFIG,
   GET_CONFIGS,
+  getConfig,
+  historyAfter,
   insertConfig,
   liveIdOf,
   setLive,
@@ -41,7 +43,7 @@ const LOCK_ACCOUNT = dialects({
 export function* unitOfWork<T>(
   accountId: string,
   reads: ConfigReads,
-  work: (tx: ConfigTransaction) => T | Promise<T>,
+  work: (tx: LockedConfigTransaction) => T | Promise<T>,
 ): Op<T> {
   const policy = toPolicy(yield* get(LOCK_ACCOUNT, accountId));
   const liveAtStart = yield* liveIdOf(accountId);
@@ -57,7 +59,7 @@ export function* unitOfWork<T>(
   let liveChange = false;
   const writes: Op<unknown>[] = [];
   const events: { type: WebhookEvent; at: string; data: EventData }[] = [];
-  const tx: ConfigTransaction = {
+  const transaction = (nested: Nested): LockedConfigTransaction => ({
     get: (id) => {
       checkDeclaredRead(reads, id, liveAtStart);
       return rows.get(id);
@@ -109,8 +111,10 @@ export function* unitOfWork<T>(
     },
     addReview: (review) => writes.push(addReview(review)),
     addWebhookEvents: (type, at, data) => events.push({ type, at, data }),
-  };
-  const result = yield* call(() => work(tx));
+    getConfig: (id) => nested(getConfig(accountId, id)),
+    historyAfter: (configId, revision) => nested(historyAfter(accountId, configId, revision)),
+  });
+  const result = yield* call((nested) => work(transaction(nested)));
 
   for (const write of writes) yield* write;
   if (liveChange) yield* liveChanged(accountId);

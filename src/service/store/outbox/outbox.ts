@@ -20,6 +20,7 @@ import {
   type Op,
   type Row,
 } from '../sql/sql';
+import { lockAccount } from '../accounts/accounts';
 import { ENDPOINT_DELETED_ERROR } from './outbox-records';
 import type { AttemptResult, DueOutboxMessage } from './webhook-outbox';
 
@@ -83,6 +84,9 @@ const LIST_MESSAGES = keysetQuery(
   'DESC',
 );
 const GET_MESSAGE = sql(`${SELECT_MESSAGE} AND id = ?`);
+const LIVE_ENDPOINT = sql(
+  'SELECT 1 AS live FROM webhooks WHERE account_id = ? AND id = ? AND deleted_at IS NULL',
+);
 const RETRY = sql(
   "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL WHERE account_id = ? AND webhook_id = ? AND id = ? AND status = 'failed'",
 );
@@ -140,13 +144,19 @@ export function* listOutboxMessages(
   return yield* readPage(LIST_MESSAGES, [accountId, webhookId], page, seqKeyOf, toMessage);
 }
 
-/** A failed message back to pending, due at `at`, same id and attempts kept. */
+/**
+ * A failed message back to pending, due at `at`, same id and attempts kept. Under the
+ * account's lock, as deleting the endpoint is: a message of a deleted endpoint is never
+ * made pending again, since no sender would ever claim it.
+ */
 export function* retryOutboxMessage(
   accountId: string,
   webhookId: string,
   id: string,
   at: string,
 ): Op<RetryOutcome> {
+  yield* lockAccount(accountId);
+  if (!(yield* get(LIVE_ENDPOINT, accountId, webhookId))) return { kind: 'not_found' };
   const retried = (yield* run(RETRY, at, accountId, webhookId, id)) > 0;
   const row = yield* get(GET_MESSAGE, accountId, webhookId, id);
   if (!row) return { kind: 'not_found' };

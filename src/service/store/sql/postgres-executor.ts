@@ -82,8 +82,14 @@ export class PostgresExecutor implements Executor {
         case 'outboxQueued':
           queued = true;
           break;
+        case 'lookupChanged':
+          break; // nothing is memoised: another instance may write at any moment
         case 'call':
-          answer = await s.work();
+          answer = await s.work(async (nested) => {
+            const done = await this.runOn(client, nested);
+            queued ||= done.queued;
+            return done.result;
+          });
           break;
       }
       step = op.next(answer);

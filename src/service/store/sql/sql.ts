@@ -54,8 +54,17 @@ export type Step =
   | { readonly kind: 'liveChanged'; readonly accountId: string }
   /** Wake this process's webhook senders after commit. */
   | { readonly kind: 'outboxQueued' }
+  /** The write changes what a memoised key lookup answers (SQLite memoises them). */
+  | { readonly kind: 'lookupChanged'; readonly lookup: KeyLookup }
   /** Call back into the caller's code (a unit of work) inside the transaction. */
-  | { readonly kind: 'call'; readonly work: () => unknown };
+  | { readonly kind: 'call'; readonly work: (nested: Nested) => unknown };
+
+/**
+ * Runs another operation inside the caller's transaction, on its connection: what a unit of
+ * work that waits (PostgreSQL) reads meanwhile, since a second pooled connection might never
+ * come while every connection is held by such a unit.
+ */
+export type Nested = <R>(op: Op<R>) => Promise<R>;
 
 export type Op<T> = Generator<Step, T, unknown>;
 
@@ -82,8 +91,15 @@ export function* outboxQueued(): Op<void> {
   yield { kind: 'outboxQueued' };
 }
 
+/** The key lookups a store may memoise: API keys' principals, client keys with live stamps. */
+export type KeyLookup = 'principals' | 'deliveryKeys';
+
+export function* lookupChanged(lookup: KeyLookup): Op<void> {
+  yield { kind: 'lookupChanged', lookup };
+}
+
 /** `work`'s result: at once on SQLite, awaited on PostgreSQL. */
-export function* call<T>(work: () => T | Promise<T>): Op<T> {
+export function* call<T>(work: (nested: Nested) => T | Promise<T>): Op<T> {
   return (yield { kind: 'call', work }) as T;
 }
 

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../database';
-import type { Executor, Op, Sql } from './sql';
+import type { Executor, KeyLookup, Op, Sql } from './sql';
 
 /** What a write announces once it has committed. */
 export interface SqliteAnnouncements {
@@ -15,8 +15,12 @@ export interface SqliteAnnouncements {
 
 export class SqliteExecutor implements Executor {
   private readonly prepared = new Map<Sql, Database.Statement>();
-  /** Transactions run through this connection: `PRAGMA data_version` does not count them. */
-  ownWrites = 0;
+  /**
+   * This connection's writes that changed what each memoised lookup answers (`PRAGMA
+   * data_version` does not count a connection's own): a webhook claim or `last_used_at`
+   * leaves the memos as they are.
+   */
+  readonly lookupWrites: Record<KeyLookup, number> = { principals: 0, deliveryKeys: 0 };
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -58,15 +62,18 @@ export class SqliteExecutor implements Executor {
   writeNow<T>(op: Op<T>): T {
     const live: string[] = [];
     let queued = false;
+    const changed = new Set<KeyLookup>();
     const held: SqliteAnnouncements = {
       liveChanged: (accountId) => live.push(accountId),
       outboxQueued: () => (queued = true),
     };
     let result: T;
     try {
-      result = this.db.transaction(() => this.runNow(op, held)).immediate();
+      result = this.db.transaction(() => this.runNow(op, held, changed)).immediate();
     } finally {
-      this.ownWrites += 1;
+      // A live change moves the delivery keys' live stamps.
+      if (live.length > 0) changed.add('deliveryKeys');
+      for (const lookup of changed) this.lookupWrites[lookup] += 1;
     }
     for (const accountId of live) this.announce.liveChanged(accountId);
     if (queued) this.announce.outboxQueued();
@@ -74,7 +81,11 @@ export class SqliteExecutor implements Executor {
   }
 
   /** Outside a transaction, announcements go out at once. */
-  private runNow<T>(op: Op<T>, announce: SqliteAnnouncements = this.announce): T {
+  private runNow<T>(
+    op: Op<T>,
+    announce: SqliteAnnouncements = this.announce,
+    changed = new Set<KeyLookup>(),
+  ): T {
     let step = op.next();
     while (!step.done) {
       const s = step.value;
@@ -95,8 +106,11 @@ export class SqliteExecutor implements Executor {
         case 'outboxQueued':
           announce.outboxQueued();
           break;
+        case 'lookupChanged':
+          changed.add(s.lookup);
+          break;
         case 'call':
-          answer = s.work();
+          answer = s.work(async (nested) => this.runNow(nested, announce, changed));
           break;
       }
       step = op.next(answer);

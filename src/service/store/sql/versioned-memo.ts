@@ -1,7 +1,8 @@
 /**
  * Answers remembered while the database is as it was when they were read: the same
  * version (for SQLite, `PRAGMA data_version`, which moves on another connection's commit)
- * and the same count of this connection's own writes (which data_version does not count).
+ * and the same count of this connection's own writes that change these answers (which
+ * data_version does not count).
  * Checking the version costs far less than the query it saves. Only found answers are
  * kept (inventing keys must not fill the memory), at most `limit`, emptied when full.
  */
@@ -11,6 +12,11 @@ export class VersionedMemo<V> {
   private ownWrites = -1;
 
   constructor(private readonly limit: number) {}
+
+  /** A write that changed remembered answers in a known way (`last_used_at`): kept, updated. */
+  updateEach(update: (value: V) => V): void {
+    for (const [key, value] of this.values) this.values.set(key, update(value));
+  }
 
   /** The answer for `key` at this version, read with `read` unless remembered. */
   get(

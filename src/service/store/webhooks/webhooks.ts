@@ -1,11 +1,13 @@
 /**
  * Webhook endpoints. A deleted endpoint keeps its row (its outbox messages point at it); its
  * pending messages are failed in the same transaction, so none is sent after the delete.
+ * Deleting takes the account's lock, so a unit of work queueing messages for the endpoint
+ * commits either before (its messages are failed here) or after (it no longer sees it).
  */
 import type { WebhookEvent } from '../../../contract/webhooks';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
-import { belowLimit } from '../accounts/accounts';
+import { belowLimit, lockAccount } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
 import { failPendingOf } from '../outbox/outbox';
 import type { AuditRecord, WebhookRecord } from '../records';
@@ -76,6 +78,7 @@ export function* deleteWebhook(
   at: string,
   audit: AuditRecord,
 ): Op<boolean> {
+  yield* lockAccount(accountId);
   if ((yield* run(DELETE_WEBHOOK, at, accountId, id)) === 0) return false;
   yield* failPendingOf(id);
   yield* addAudit(audit);
