@@ -5,7 +5,8 @@
 import { described, wholeNumber, z } from './zod';
 import { configKindSchema, MAX_SUMMARY_LENGTH } from './config-kind';
 import { operationSchema } from './operations';
-import { reviewStateSchema } from './reviews';
+import { pagedQuerySchema } from './pages';
+import { REVIEW_STATES, reviewStateSchema } from './reviews';
 import { timestampSchema } from './timestamp';
 import { validationReportSchema } from './validation';
 
@@ -102,11 +103,27 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   });
 }
 
-/** `GET /configs?kind=draft|published`. */
-export const configListQuerySchema = z.object({
+/** The review filter of `GET /configs`: a review state, or the drafts waiting for the caller. */
+export const CONFIG_REVIEW_FILTERS = [...REVIEW_STATES, 'waiting_for_me'] as const;
+export type ConfigReviewFilter = (typeof CONFIG_REVIEW_FILTERS)[number];
+
+/** The longest label search `GET /configs` takes, in characters. */
+export const MAX_CONFIG_SEARCH_LENGTH = 200;
+
+/** `GET /configs?kind=…&review=…&q=…&limit=…&cursor=…`. */
+export const configListQuerySchema = pagedQuerySchema({
   kind: described(z.optional(configKindSchema), 'Only configs of this kind'),
+  review: described(
+    z.optional(z.enum(CONFIG_REVIEW_FILTERS)),
+    'Only configs in this review state; waiting_for_me: drafts in review that the caller may approve (config:publish), did not write, and has no approval that counts on',
+  ),
+  q: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CONFIG_SEARCH_LENGTH))),
+    'Only configs whose label contains this text, ignoring case (% and _ are plain characters)',
+  ),
 });
-export type ConfigListQuery = z.infer<typeof configListQuerySchema>;
+/** What a client sends (`limit` may come as text in a URL). */
+export type ConfigListQuery = z.input<typeof configListQuerySchema>;
 
 const recordFields = {
   id: z.string(),

@@ -1,6 +1,7 @@
 /** The contract table's client-key and delivery endpoints (docs/delivery.md). */
 import { endpoint, problems } from './endpoint-kit';
 import { ifNoneMatchHeadersSchema } from './configs';
+import { pagedQuerySchema } from './pages';
 import {
   assignmentQuerySchema,
   assignmentSchema,
@@ -18,12 +19,14 @@ export const deliveryEndpoints = {
   listClientKeys: endpoint({
     method: 'GET',
     path: '/client-keys',
-    summary: "The account's client keys, revoked ones included",
+    summary: "The account's client keys, revoked ones included, newest first",
     tag: 'client-keys',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
-    responses: { 200: clientKeyListSchema, ...problems(401, 403, 429, 503) },
+    paged: true,
+    query: pagedQuerySchema({}),
+    responses: { 200: clientKeyListSchema, ...problems(400, 401, 403, 429, 503) },
   }),
   createClientKey: endpoint({
     method: 'POST',

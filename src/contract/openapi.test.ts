@@ -245,6 +245,10 @@ describe('the OpenAPI document', () => {
         description: expect.any(String),
         schema: { $ref: '#/components/schemas/ConfigKind' },
       },
+      expect.objectContaining({ name: 'review', in: 'query', required: false }),
+      expect.objectContaining({ name: 'q', in: 'query', required: false }),
+      expect.objectContaining({ name: 'limit', in: 'query', required: false }),
+      expect.objectContaining({ name: 'cursor', in: 'query', required: false }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 /** The contract table's webhook endpoints (docs/webhooks.md). */
 import { endpoint, problems } from './endpoint-kit';
+import { pagedQuerySchema } from './pages';
 import {
   createdWebhookSchema,
   createWebhookRequestSchema,
@@ -14,12 +15,14 @@ export const webhookEndpoints = {
   listWebhooks: endpoint({
     method: 'GET',
     path: '/webhooks',
-    summary: "The account's webhook endpoints, without their secrets",
+    summary: "The account's webhook endpoints, without their secrets, newest first",
     tag: 'webhooks',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
-    responses: { 200: webhookListSchema, ...problems(401, 403, 429, 503) },
+    paged: true,
+    query: pagedQuerySchema({}),
+    responses: { 200: webhookListSchema, ...problems(400, 401, 403, 429, 503) },
   }),
   createWebhook: endpoint({
     method: 'POST',
@@ -49,13 +52,15 @@ export const webhookEndpoints = {
   listWebhookDeliveries: endpoint({
     method: 'GET',
     path: '/webhooks/{id}/deliveries',
-    summary: "An endpoint's last 100 deliveries, newest first",
+    summary: "An endpoint's deliveries, newest first",
     tag: 'webhooks',
     seed: false,
     auth: 'api_key',
     permission: 'api_keys:manage',
     params: webhookIdParamsSchema,
-    responses: { 200: webhookDeliveryListSchema, ...problems(401, 403, 404, 429, 503) },
+    paged: true,
+    query: pagedQuerySchema({}),
+    responses: { 200: webhookDeliveryListSchema, ...problems(400, 401, 403, 404, 429, 503) },
   }),
   sendTestWebhook: endpoint({
     method: 'POST',
