@@ -15,6 +15,8 @@ export function queryKeysOf<const Name extends string>(name: Name) {
   return {
     all,
     list: () => [...all, 'list'] as const,
+    /** A list read page by page (useListPages adds its filters): under `list()`. */
+    pages: () => [...all, 'list', 'pages'] as const,
     detail: (id: string) => [...all, 'detail', id] as const,
   };
 }

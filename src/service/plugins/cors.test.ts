@@ -113,7 +113,7 @@ describe('CORS_ORIGINS set', () => {
     expectSuccess('getAuthStatus', status);
     const readable = {
       'access-control-allow-origin': CONSOLE,
-      'access-control-expose-headers': 'ETag, Retry-After, WWW-Authenticate',
+      'access-control-expose-headers': 'ETag, Link, Retry-After, WWW-Authenticate',
     };
     expect(corsHeadersOf(status.headers)).toEqual(readable);
     expect(status.headers.vary).toContain('Origin');
