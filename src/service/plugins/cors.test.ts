@@ -102,7 +102,7 @@ describe('CORS_ORIGINS set', () => {
     }
   });
 
-  it('lets a listed origin read answers, errors and their ETag, WWW-Authenticate, Retry-After', async () => {
+  it('lets a listed origin read answers, errors and their ETag, Link, WWW-Authenticate, Retry-After', async () => {
     const api = await start([CONSOLE]);
     const headers = { origin: CONSOLE };
     const status = await api.call(api.adminKey, {
@@ -113,7 +113,7 @@ describe('CORS_ORIGINS set', () => {
     expectSuccess('getAuthStatus', status);
     const readable = {
       'access-control-allow-origin': CONSOLE,
-      'access-control-expose-headers': 'ETag, Retry-After, WWW-Authenticate',
+      'access-control-expose-headers': 'ETag, Link, Retry-After, WWW-Authenticate',
     };
     expect(corsHeadersOf(status.headers)).toEqual(readable);
     expect(status.headers.vary).toContain('Origin');

@@ -29,7 +29,7 @@ export interface CorsOptions {
   readonly rules: readonly CorsRule[];
 }
 
-/** What the console sends and reads: its key, JSON bodies, revisions, waits and challenges. */
+/** What the console sends and reads: its key, JSON bodies, revisions, next pages, waits, challenges. */
 export function consoleCorsRule(origins: readonly string[]): CorsRule {
   return {
     pathPrefix: `${API_BASE_PATH}/`,
@@ -37,7 +37,7 @@ export function consoleCorsRule(origins: readonly string[]): CorsRule {
       origins,
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
-      exposedHeaders: ['ETag', 'Retry-After', 'WWW-Authenticate'],
+      exposedHeaders: ['ETag', 'Link', 'Retry-After', 'WWW-Authenticate'],
       maxAgeSeconds: 600,
     },
   };
