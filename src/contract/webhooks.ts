@@ -13,8 +13,6 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
-/** Deliveries `GET /webhooks/{id}/deliveries` lists, newest first. */
-export const WEBHOOK_DELIVERIES_LISTED = 100;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export const webhookIdParamsSchema = z.object({

@@ -9,7 +9,16 @@ import { etagOf } from '../../contract/configs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configEditResultSchema } from '../../contract/config-edit';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from '../../contract/problem';
-import { CREATE_APP, dataOf, edit, editOk, expectProblem, expectSuccess, ok } from '../testing/api';
+import {
+  CREATE_APP,
+  dataOf,
+  edit,
+  editOk,
+  expectProblem,
+  expectSuccess,
+  ok,
+  okAllPages,
+} from '../testing/api';
 import { fetchEndpoint } from '../testing/http';
 import { startTestService, type TestService } from '../testing/test-service';
 
@@ -66,7 +75,7 @@ describe('concurrent edits of one draft', () => {
     }
     expect(record.validation.valid).toBe(true);
 
-    const history = await ok(service, service.adminKey, 'getConfigHistory', {
+    const history = await okAllPages(service, service.adminKey, 'getConfigHistory', {
       params: { id: draft.id },
     });
     const edits = history.filter((entry) => entry.config_id === draft.id);
@@ -237,7 +246,7 @@ describe('concurrent edits over a real port', () => {
       String(app.id).startsWith('racer-'),
     );
     expect(racers).toHaveLength(1);
-    const history = await ok(service, service.adminKey, 'getConfigHistory', {
+    const history = await okAllPages(service, service.adminKey, 'getConfigHistory', {
       params: { id: draft.id },
     });
     expect(history.filter((entry) => entry.config_id === draft.id)).toHaveLength(3);

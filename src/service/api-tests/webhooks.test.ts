@@ -527,14 +527,19 @@ describe('test events and retries', () => {
     );
   });
 
-  it('lists the last 100 deliveries, newest first', async () => {
+  it('lists every delivery newest first, 50 a page unless a limit says otherwise', async () => {
     const hook = await createWebhook();
     const ids: string[] = [];
     for (let i = 0; i < 103; i++) {
       clock.advance(1);
       ids.push((await ok(service, admin, 'sendTestWebhook', { params: { id: hook.id } })).id);
     }
-    const listed = await ok(service, admin, 'listWebhookDeliveries', { params: { id: hook.id } });
-    expect(listed.map((delivery) => delivery.id)).toEqual(ids.slice(3).reverse());
+    const first = await ok(service, admin, 'listWebhookDeliveries', { params: { id: hook.id } });
+    expect(first.map((delivery) => delivery.id)).toEqual(ids.slice(-50).reverse());
+    const all = await ok(service, admin, 'listWebhookDeliveries', {
+      params: { id: hook.id },
+      query: { limit: '200' },
+    });
+    expect(all.map((delivery) => delivery.id)).toEqual([...ids].reverse());
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '../../contract/delivery';
 
 import { newId } from '../ids';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 
 import type { ClientKeyRecord, Principal } from '../store/records';
 import type { Store } from '../store/store';
@@ -51,8 +52,8 @@ export class ClientKeys {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal): Promise<ClientKey[]> {
-    return (await this.store.listClientKeys(principal.account.id)).map(publicClientKey);
+  async list(principal: Principal, page: PageRequest): Promise<Page<ClientKey>> {
+    return mapPage(await this.store.listClientKeys(principal.account.id, page), publicClientKey);
   }
 
   async create(principal: Principal, request: CreateClientKeyRequest): Promise<ClientKey> {

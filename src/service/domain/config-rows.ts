@@ -85,8 +85,11 @@ export function storedReport(
   };
 }
 
-/** A stored row's fields as every view of a config shows them. */
-type StoredConfig = Omit<ConfigRecordRow, 'account_id' | 'closed_at' | 'closed_reason'>;
+/** A stored row's fields as every view of a config shows them (a summary's columns). */
+type StoredConfig = Omit<
+  ConfigRecordRow,
+  'account_id' | 'closed_at' | 'closed_reason' | 'yaml' | 'issues'
+>;
 
 function recordFieldsOf(row: StoredConfig, liveId: string | undefined, policy: AccountPolicy) {
   return {

@@ -5,10 +5,16 @@
  * the live config is always valid.
  */
 import type { ConfigEditRequest, ConfigKind } from '../../contract/config-edit';
-import type { ConfigRecord, ConfigSummary, HistoryEntry } from '../../contract/configs';
+import type {
+  ConfigReviewFilter,
+  ConfigRecord,
+  ConfigSummary,
+  HistoryEntry,
+} from '../../contract/configs';
 import type { EditPool } from '../edit-work/edit-pool';
 import { notFound, Refused } from './refusals';
 import { newId } from '../ids';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { ConfigRecordRow, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
@@ -28,12 +34,34 @@ export class ConfigService {
     this.edits = new ConfigEdits(store, clock, editPool);
   }
 
-  async list(principal: Principal, kind?: ConfigKind): Promise<ConfigSummary[]> {
-    const [{ configs, liveId }, policy] = await Promise.all([
-      this.store.listConfigs(principal.account.id, kind),
-      this.store.getPolicy(principal.account.id),
-    ]);
-    return configs.map((row) => toSummary(row, liveId, policy));
+  /** GET /configs: a page of summaries, filtered in the store. */
+  async list(
+    principal: Principal,
+    query: {
+      readonly kind?: ConfigKind | undefined;
+      readonly review?: ConfigReviewFilter | undefined;
+      readonly q?: string | undefined;
+    },
+    page: PageRequest,
+  ): Promise<Page<ConfigSummary>> {
+    const accountId = principal.account.id;
+    // Only a key that may approve has drafts waiting for it.
+    if (
+      query.review === 'waiting_for_me' &&
+      !principal.key.permissions.includes('config:publish')
+    ) {
+      return { items: [], next: undefined };
+    }
+    const policy = await this.store.getPolicy(accountId);
+    const review =
+      query.review === undefined
+        ? undefined
+        : query.review === 'waiting_for_me'
+          ? { state: 'waiting_for' as const, policy, reviewer: principal.user.email }
+          : { state: query.review, policy };
+    const filter = { kind: query.kind, review, labelContains: query.q };
+    const listed = await this.store.listConfigs(accountId, filter, page);
+    return mapPage(listed.page, (row) => toSummary(row, listed.liveId, policy));
   }
 
   async get(principal: Principal, id: string): Promise<ConfigRecord> {
@@ -53,9 +81,9 @@ export class ConfigService {
     return this.get(principal, liveId);
   }
 
-  async history(principal: Principal, id: string): Promise<HistoryEntry[]> {
+  async history(principal: Principal, id: string, page: PageRequest): Promise<Page<HistoryEntry>> {
     if (!(await this.store.getConfig(principal.account.id, id))) throw notFound(`The config ${id}`);
-    return (await this.store.history(principal.account.id, id)).map(toHistoryEntry);
+    return mapPage(await this.store.history(principal.account.id, id, page), toHistoryEntry);
   }
 
   /** POST /config/edit (config-edits.ts). */

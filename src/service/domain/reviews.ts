@@ -12,6 +12,7 @@ import type {
 } from '../../contract/reviews';
 import type { ConfigRecord } from '../../contract/configs';
 import { newId } from '../ids';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { ConfigRecordRow, Principal, ReviewRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { audit } from './audit';
@@ -164,13 +165,13 @@ export class Reviews {
    * GET /configs/{id}/reviews. A published config shows the reviews of the draft it was
    * published from (a published config has none of its own).
    */
-  async list(principal: Principal, id: string): Promise<Review[]> {
+  async list(principal: Principal, id: string, page: PageRequest): Promise<Page<Review>> {
     const accountId = principal.account.id;
     const row = await this.store.getConfig(accountId, id);
     if (!row) throw notFound(`The config ${id}`);
     const reviewed = row.kind === 'published' ? row.base_config_id : row.id;
-    if (reviewed === null) return [];
-    return (await this.store.listReviews(accountId, reviewed)).map(toReviewEntry);
+    if (reviewed === null) return { items: [], next: undefined };
+    return mapPage(await this.store.listReviews(accountId, reviewed, page), toReviewEntry);
   }
 
   private async authorOf(accountId: string, id: string): Promise<string | undefined> {

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  WEBHOOK_DELIVERIES_LISTED,
   WEBHOOK_SECRET_PREFIX,
   type CreatedWebhook,
   type CreateWebhookRequest,
@@ -13,6 +12,7 @@ import {
   type WebhookDelivery,
 } from '../../contract/webhooks';
 import { newId } from '../ids';
+import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { Principal, WebhookRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { refuseWebhookUrl, type UrlPolicy } from '../webhooks/url-policy';
@@ -37,8 +37,8 @@ export class Webhooks {
     private readonly urlPolicy: UrlPolicy,
   ) {}
 
-  async list(principal: Principal): Promise<Webhook[]> {
-    return (await this.store.listWebhooks(principal.account.id)).map(publicWebhook);
+  async list(principal: Principal, page: PageRequest): Promise<Page<Webhook>> {
+    return mapPage(await this.store.listWebhooks(principal.account.id, page), publicWebhook);
   }
 
   async create(principal: Principal, request: CreateWebhookRequest): Promise<CreatedWebhook> {
@@ -77,14 +77,14 @@ export class Webhooks {
       throw notFound(`The webhook ${id}`);
   }
 
-  async deliveries(principal: Principal, id: string): Promise<WebhookDelivery[]> {
+  async deliveries(
+    principal: Principal,
+    id: string,
+    page: PageRequest,
+  ): Promise<Page<WebhookDelivery>> {
     await this.existing(principal, id);
-    const rows = await this.store.listOutboxMessages(
-      principal.account.id,
-      id,
-      WEBHOOK_DELIVERIES_LISTED,
-    );
-    return rows.map(publicDelivery);
+    const rows = await this.store.listOutboxMessages(principal.account.id, id, page);
+    return mapPage(rows, publicDelivery);
   }
 
   async sendTest(principal: Principal, id: string): Promise<WebhookDelivery> {

@@ -102,7 +102,7 @@ describe('CORS_ORIGINS set', () => {
     }
   });
 
-  it('lets a listed origin read answers, errors and their ETag, WWW-Authenticate, Retry-After', async () => {
+  it('lets a listed origin read answers, errors and their ETag, Link, WWW-Authenticate, Retry-After', async () => {
     const api = await start([CONSOLE]);
     const headers = { origin: CONSOLE };
     const status = await api.call(api.adminKey, {

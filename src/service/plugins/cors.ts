@@ -29,10 +29,7 @@ export interface CorsOptions {
   readonly rules: readonly CorsRule[];
 }
 
-/**
- * What the console sends and reads: its key, JSON bodies, revisions, waits, challenges and
- * the next page of a list.
- */
+/** What the console sends and reads: its key, JSON bodies, revisions, next pages, waits, challenges. */
 export function consoleCorsRule(origins: readonly string[]): CorsRule {
   return {
     pathPrefix: `${API_BASE_PATH}/`,

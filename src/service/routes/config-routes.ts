@@ -4,6 +4,8 @@ import type { ConfigEditRequest } from '../../contract/config-edit';
 import { configOfEtag, etagOf, recordEtagOf } from '../../contract/configs';
 import { configJsonSchema } from '../../configs/config-schema';
 import type { ConfigService } from '../domain/config-service';
+import { pagedList } from '../domain/pages';
+import { CREATED_KEY } from '../store/sql/keyset';
 import { contentEtagOf, registerEndpoint } from './register-endpoint';
 
 export function registerConfigRoutes(app: FastifyInstance, configs: ConfigService): void {
@@ -14,9 +16,11 @@ export function registerConfigRoutes(app: FastifyInstance, configs: ConfigServic
     return { body: { ...result, revision }, etag: etagOf(result.id, revision) };
   });
 
-  registerEndpoint(app, 'listConfigs', async ({ principal, query }) => ({
-    body: await configs.list(principal, query.kind),
-  }));
+  const configPages = pagedList('configs', CREATED_KEY.length);
+  registerEndpoint(app, 'listConfigs', async ({ principal, query }) => {
+    const page = await configs.list(principal, query, configPages.request(query));
+    return { body: page.items, nextCursor: configPages.cursorAfter(page) };
+  });
 
   registerEndpoint(app, 'getLiveConfig', async ({ principal }) => {
     const config = await configs.getLive(principal);
@@ -43,9 +47,11 @@ export function registerConfigRoutes(app: FastifyInstance, configs: ConfigServic
     return { status: 204, body: undefined };
   });
 
-  registerEndpoint(app, 'getConfigHistory', async ({ principal, params }) => ({
-    body: await configs.history(principal, params.id),
-  }));
+  const historyPages = pagedList('history', 1);
+  registerEndpoint(app, 'getConfigHistory', async ({ principal, params, query }) => {
+    const page = await configs.history(principal, params.id, historyPages.request(query));
+    return { body: page.items, nextCursor: historyPages.cursorAfter(page) };
+  });
 
   const schema = configJsonSchema as unknown as Record<string, unknown>;
   const schemaEtag = contentEtagOf(schema);

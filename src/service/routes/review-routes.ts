@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { recordEtagOf } from '../../contract/configs';
 import type { Reviews } from '../domain/reviews';
+import { pagedList } from '../domain/pages';
 import { registerEndpoint } from './register-endpoint';
 
 export function registerReviewRoutes(app: FastifyInstance, reviews: Reviews): void {
@@ -15,9 +16,11 @@ export function registerReviewRoutes(app: FastifyInstance, reviews: Reviews): vo
     body: await reviews.add(principal, params.id, body),
   }));
 
-  registerEndpoint(app, 'listReviews', async ({ principal, params }) => ({
-    body: await reviews.list(principal, params.id),
-  }));
+  const pages = pagedList('reviews', 1);
+  registerEndpoint(app, 'listReviews', async ({ principal, params, query }) => {
+    const page = await reviews.list(principal, params.id, pages.request(query));
+    return { body: page.items, nextCursor: pages.cursorAfter(page) };
+  });
 
   registerEndpoint(app, 'getAccountPolicy', async ({ principal }) => ({
     body: await reviews.getPolicy(principal),

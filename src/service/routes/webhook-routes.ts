@@ -1,12 +1,16 @@
 /** `/webhooks` and its deliveries (docs/webhooks.md). */
 import type { FastifyInstance } from 'fastify';
 import type { Webhooks } from '../domain/webhooks';
+import { pagedList } from '../domain/pages';
+import { CREATED_KEY } from '../store/sql/keyset';
 import { registerEndpoint } from './register-endpoint';
 
 export function registerWebhookRoutes(app: FastifyInstance, webhooks: Webhooks): void {
-  registerEndpoint(app, 'listWebhooks', async ({ principal }) => ({
-    body: await webhooks.list(principal),
-  }));
+  const pages = pagedList('webhooks', CREATED_KEY.length);
+  registerEndpoint(app, 'listWebhooks', async ({ principal, query }) => {
+    const page = await webhooks.list(principal, pages.request(query));
+    return { body: page.items, nextCursor: pages.cursorAfter(page) };
+  });
 
   registerEndpoint(app, 'createWebhook', async ({ principal, body }) => ({
     status: 201,
@@ -18,9 +22,11 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: Webhooks):
     return { status: 204, body: undefined };
   });
 
-  registerEndpoint(app, 'listWebhookDeliveries', async ({ principal, params }) => ({
-    body: await webhooks.deliveries(principal, params.id),
-  }));
+  const deliveryPages = pagedList('webhook_deliveries', 1);
+  registerEndpoint(app, 'listWebhookDeliveries', async ({ principal, params, query }) => {
+    const page = await webhooks.deliveries(principal, params.id, deliveryPages.request(query));
+    return { body: page.items, nextCursor: deliveryPages.cursorAfter(page) };
+  });
 
   registerEndpoint(app, 'sendTestWebhook', async ({ principal, params }) => ({
     status: 202,

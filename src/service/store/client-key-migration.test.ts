@@ -47,7 +47,9 @@ describe('the client keys migration', () => {
 
     const store = new SqliteStore(openDatabase(dir));
     try {
-      expect(await store.listClientKeys('acc_1')).toEqual([]);
+      expect((await store.listClientKeys('acc_1', { limit: 50, after: undefined })).items).toEqual(
+        [],
+      );
       const key = {
         id: 'ckey_1',
         account_id: 'acc_1',
@@ -66,7 +68,9 @@ describe('the client keys migration', () => {
         detail: {},
       };
       await store.insertClientKey(key, audit);
-      expect(await store.listClientKeys('acc_1')).toEqual([key]);
+      expect((await store.listClientKeys('acc_1', { limit: 50, after: undefined })).items).toEqual([
+        key,
+      ]);
       expect(store.findDeliveryKeyNow(key.key)).toEqual({
         key,
         live: { id: 'cfg_1', revision: 4, published_at: AT },

@@ -194,6 +194,15 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, seq) WHERE status = 'pending';
   `,
   },
+  {
+    name: 'pages of the config list: its open configs in page order, all kinds or one',
+    sqlite: `
+  CREATE INDEX configs_page ON configs(account_id, closed_at, created_at, id);
+  CREATE INDEX configs_page_by_kind ON configs(account_id, closed_at, kind, created_at, id);
+  CREATE INDEX client_keys_page ON client_keys(account_id, created_at, id);
+  CREATE INDEX webhooks_page ON webhooks(account_id, created_at, id);
+  `,
+  },
 ];
 
 /**

@@ -3,7 +3,7 @@ import type { Permission, Role } from '../../contract/auth-status';
 import type { ConfigKind } from '../../contract/config-edit';
 import type { HistoryAction } from '../../contract/configs';
 import type { Operation, TextChange } from '../../contract/operations';
-import type { ReviewVerdict } from '../../contract/reviews';
+import type { AccountPolicy, ReviewStateName, ReviewVerdict } from '../../contract/reviews';
 import type { ValidationIssue } from '../../contract/validation';
 import type { WebhookDelivery, WebhookEvent } from '../../contract/webhooks';
 import type { LiveConfigStamp } from '../../configs/delivery-view';
@@ -65,6 +65,30 @@ export interface ConfigRecordRow {
   readonly closed_reason: 'published' | 'discarded' | null;
   /** The review of a draft; null until one is requested (and always for a published config). */
   readonly review: ConfigReview | null;
+}
+
+/** A config as lists show it: no text, no issues (the costly columns), open. */
+export type ConfigSummaryRow = Omit<
+  ConfigRecordRow,
+  'yaml' | 'issues' | 'closed_at' | 'closed_reason'
+>;
+
+/**
+ * Which configs a list shows. A review state follows from the draft's review and the
+ * account's policy (domain/reviews-state.ts), so the policy comes with it; `waiting_for` is
+ * the reviewer (an e-mail) whose approval the draft still lacks.
+ */
+export interface ConfigListFilter {
+  readonly kind?: ConfigKind | undefined;
+  readonly review?:
+    | {
+        readonly state: ReviewStateName | 'waiting_for';
+        readonly policy: AccountPolicy;
+        readonly reviewer?: string;
+      }
+    | undefined;
+  /** Part of the label, any case. */
+  readonly labelContains?: string | undefined;
 }
 
 /** A config is made without a review. */

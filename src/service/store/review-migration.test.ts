@@ -50,7 +50,9 @@ describe('the review migration', () => {
       const draft = await store.getConfig('acc_1', 'cfg_1');
       expect(draft).toMatchObject({ label: 'Old draft', revision: 3, review: null });
       expect(await store.getPolicy('acc_1')).toEqual(DEFAULT_ACCOUNT_POLICY);
-      expect(await store.listReviews('acc_1', 'cfg_1')).toEqual([]);
+      expect(
+        (await store.listReviews('acc_1', 'cfg_1', { limit: 50, after: undefined })).items,
+      ).toEqual([]);
 
       await store.changeConfigs('acc_1', { ids: ['cfg_1'] }, (tx) => {
         tx.setReview('cfg_1', {

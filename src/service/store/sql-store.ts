@@ -4,7 +4,6 @@
  * PostgresStore add what only their database does.
  */
 import type { PageRequest } from './pages';
-import type { ConfigKind } from '../../contract/config-edit';
 import type { AccountPolicy } from '../../contract/reviews';
 import * as accounts from './accounts/accounts';
 import * as apiKeys from './api-keys/api-keys';
@@ -20,6 +19,7 @@ import type {
   ApiKeyRecord,
   AuditRecord,
   ClientKeyRecord,
+  ConfigListFilter,
   UserRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
@@ -75,8 +75,8 @@ export abstract class SqlStore implements Store {
   insertClientKey(key: ClientKeyRecord, audit: AuditRecord) {
     return this.db.write(clientKeys.insertClientKey(key, audit));
   }
-  listClientKeys(accountId: string) {
-    return this.db.read(clientKeys.listClientKeys(accountId));
+  listClientKeys(accountId: string, page: PageRequest) {
+    return this.db.read(clientKeys.listClientKeys(accountId, page));
   }
   revokeClientKey(accountId: string, id: string, at: string, audit: AuditRecord) {
     return this.db.write(clientKeys.revokeClientKey(accountId, id, at, audit));
@@ -92,8 +92,8 @@ export abstract class SqlStore implements Store {
   }
 
   /** One snapshot: a publish between two reads could show a live id not in the list. */
-  listConfigs(accountId: string, kind?: ConfigKind) {
-    return this.db.snapshot(configs.listConfigs(accountId, kind));
+  listConfigs(accountId: string, filter: ConfigListFilter, page: PageRequest) {
+    return this.db.snapshot(configs.listConfigs(accountId, filter, page));
   }
   getConfig(accountId: string, id: string) {
     return this.db.read(configs.getConfig(accountId, id));
@@ -101,8 +101,8 @@ export abstract class SqlStore implements Store {
   getLiveId(accountId: string) {
     return this.db.read(configs.liveIdOf(accountId));
   }
-  history(accountId: string, configId: string) {
-    return this.db.read(configs.history(accountId, configId));
+  history(accountId: string, configId: string, page: PageRequest) {
+    return this.db.read(configs.history(accountId, configId, page));
   }
   historyAfter(accountId: string, configId: string, revision: number) {
     return this.db.read(configs.historyAfter(accountId, configId, revision));
@@ -117,15 +117,15 @@ export abstract class SqlStore implements Store {
   setPolicy(accountId: string, policy: AccountPolicy, at: string, audit: AuditRecord) {
     return this.db.write(reviews.setPolicy(accountId, policy, at, audit));
   }
-  listReviews(accountId: string, configId: string) {
-    return this.db.read(reviews.listReviews(accountId, configId));
+  listReviews(accountId: string, configId: string, page: PageRequest) {
+    return this.db.read(reviews.listReviews(accountId, configId, page));
   }
 
   insertWebhook(webhook: WebhookRecord, audit: AuditRecord) {
     return this.db.write(webhooks.insertWebhook(webhook, audit));
   }
-  listWebhooks(accountId: string) {
-    return this.db.read(webhooks.listWebhooks(accountId));
+  listWebhooks(accountId: string, page: PageRequest) {
+    return this.db.read(webhooks.pageWebhooks(accountId, page));
   }
   getWebhook(accountId: string, id: string) {
     return this.db.read(webhooks.getWebhook(accountId, id));
@@ -134,8 +134,8 @@ export abstract class SqlStore implements Store {
     return this.db.write(webhooks.deleteWebhook(accountId, id, at, audit));
   }
 
-  listOutboxMessages(accountId: string, webhookId: string, limit: number) {
-    return this.db.read(outbox.listOutboxMessages(accountId, webhookId, limit));
+  listOutboxMessages(accountId: string, webhookId: string, page: PageRequest) {
+    return this.db.read(outbox.listOutboxMessages(accountId, webhookId, page));
   }
   insertOutboxMessage(message: WebhookDeliveryRecord) {
     return this.db.writeOne(outbox.insertOutboxMessages([message]));

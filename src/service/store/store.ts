@@ -9,7 +9,6 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
-import type { ConfigKind } from '../../contract/config-edit';
 
 import type { AccountPolicy } from '../../contract/reviews';
 
@@ -29,7 +28,9 @@ import type {
   ApiKeyRecord,
   AuditRecord,
   ClientKeyRecord,
+  ConfigListFilter,
   ConfigRecordRow,
+  ConfigSummaryRow,
   ConfigReview,
   DeliveryKeyLookup,
   EventData,
@@ -128,8 +129,8 @@ export interface Store extends WebhookOutbox {
   touchApiKey(id: string, at: string): Promise<void>;
 
   insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Promise<void>;
-  /** The account's client keys, revoked ones included, newest first. */
-  listClientKeys(accountId: string): Promise<ClientKeyRecord[]>;
+  /** A page of the account's client keys, revoked ones included, newest first. */
+  listClientKeys(accountId: string, page: PageRequest): Promise<Page<ClientKeyRecord>>;
   /** Sets revoked_at unless already set; undefined when the account has no such key. */
   revokeClientKey(
     accountId: string,
@@ -147,14 +148,16 @@ export interface Store extends WebhookOutbox {
   /** The account's live config: id, revision and when it was published, not its text. */
   getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
 
+  /** A page of the open configs `filter` lets through, newest first, and the live one's id. */
   listConfigs(
     accountId: string,
-    kind?: ConfigKind,
-  ): Promise<{ configs: ConfigRecordRow[]; liveId: string | undefined }>;
+    filter: ConfigListFilter,
+    page: PageRequest,
+  ): Promise<{ page: Page<ConfigSummaryRow>; liveId: string | undefined }>;
   getConfig(accountId: string, id: string): Promise<ConfigRecordRow | undefined>;
   getLiveId(accountId: string): Promise<string | undefined>;
-  /** History of a config and the configs it was copied from, newest first. */
-  history(accountId: string, configId: string): Promise<HistoryRecord[]>;
+  /** A page of the history of a config and the configs it was copied from, newest first. */
+  history(accountId: string, configId: string, page: PageRequest): Promise<Page<HistoryRecord>>;
   /** The entries of this config alone (not those it was copied from) after `revision`, oldest first. */
   historyAfter(accountId: string, configId: string, revision: number): Promise<HistoryRecord[]>;
   changeConfigs<T>(
@@ -181,8 +184,8 @@ export interface Store extends WebhookOutbox {
     at: string,
     audit: AuditRecord,
   ): Promise<void>;
-  /** The reviews of a config, oldest first. */
-  listReviews(accountId: string, configId: string): Promise<ReviewRecord[]>;
+  /** A page of the reviews of a config, oldest first. */
+  listReviews(accountId: string, configId: string, page: PageRequest): Promise<Page<ReviewRecord>>;
 
   /**
    * Word, after commit, that what apps of an account read may have changed: a unit of work
@@ -198,8 +201,8 @@ export interface Store extends WebhookOutbox {
   announceLiveChange(accountId: string): Promise<void>;
 
   insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Promise<void>;
-  /** The account's endpoints, deleted ones left out, newest first. */
-  listWebhooks(accountId: string): Promise<WebhookRecord[]>;
+  /** A page of the account's endpoints, deleted ones left out, newest first. */
+  listWebhooks(accountId: string, page: PageRequest): Promise<Page<WebhookRecord>>;
   /** An endpoint of the account, unless deleted. */
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | undefined>;
   /**
@@ -207,12 +210,12 @@ export interface Store extends WebhookOutbox {
    * messages with ENDPOINT_DELETED_ERROR, in one transaction; false: no such endpoint.
    */
   deleteWebhook(accountId: string, id: string, at: string, audit: AuditRecord): Promise<boolean>;
-  /** An endpoint's last `limit` outbox messages, newest first. */
+  /** A page of an endpoint's outbox messages, newest first. */
   listOutboxMessages(
     accountId: string,
     webhookId: string,
-    limit: number,
-  ): Promise<WebhookDeliveryRecord[]>;
+    page: PageRequest,
+  ): Promise<Page<WebhookDeliveryRecord>>;
   /** Queues a message made outside a unit of work (a test event). */
   insertOutboxMessage(message: WebhookDeliveryRecord): Promise<void>;
   /** A failed message back to pending, due at `at`, same id and attempts kept. */

@@ -99,7 +99,14 @@ describe(`a unit of work (${testStoreKind()})`, () => {
     await expect(attempt).rejects.toThrow('refused half way');
     expect(await database.store.getLiveId(account.account_id)).toBe(live.id);
     expect(await database.store.getConfig(account.account_id, 'cfg_doomed')).toBe(undefined);
-    expect(await database.store.history(account.account_id, 'cfg_doomed')).toEqual([]);
+    expect(
+      (
+        await database.store.history(account.account_id, 'cfg_doomed', {
+          limit: 50,
+          after: undefined,
+        })
+      ).items,
+    ).toEqual([]);
   });
 
   it('sees its own writes: a new live id, an updated row, a closed one gone', async () => {

@@ -42,7 +42,9 @@ describe('the webhooks migration', () => {
 
     const store = new SqliteStore(openDatabase(dir));
     try {
-      expect(await store.listWebhooks('acc_1')).toEqual([]);
+      expect((await store.listWebhooks('acc_1', { limit: 50, after: undefined })).items).toEqual(
+        [],
+      );
       expect(await store.nextOutboxDue()).toBeUndefined();
       const webhook = {
         id: 'wh_1',
@@ -63,7 +65,9 @@ describe('the webhooks migration', () => {
         detail: {},
       };
       await store.insertWebhook(webhook, audit);
-      expect(await store.listWebhooks('acc_1')).toEqual([webhook]);
+      expect((await store.listWebhooks('acc_1', { limit: 50, after: undefined })).items).toEqual([
+        webhook,
+      ]);
       await store.changeConfigs('acc_1', {}, (tx) => {
         tx.addWebhookEvents('config.published', AT, () => ({ config: { id: 'cfg_1' } }));
       });

@@ -19,6 +19,7 @@ import {
   type SuccessStatusOf,
 } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
 import { PROBLEM_CONTENT_TYPE, problemSchema, type Problem } from '../../contract/problem';
 import type { TestService } from './test-service';
 
@@ -97,6 +98,25 @@ export async function ok<N extends EndpointName>(
   input: CallInput = {},
 ): Promise<ResponseBodyOf<Contract[N]>> {
   return expectSuccess(name, await send(service, key, name, input));
+}
+
+/** Every page of a list, following `Link` until the last page (200 items a page). */
+export async function okAllPages<N extends EndpointName>(
+  service: TestService,
+  key: string | undefined,
+  name: N,
+  input: CallInput = {},
+): Promise<ResponseBodyOf<Contract[N]>> {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = { ...input.query, limit: '200', ...(cursor ? { cursor } : {}) };
+    const response = await send(service, key, name, { ...input, query });
+    items.push(...(expectSuccess(name, response) as unknown[]));
+    const next = nextPageUrlOf(response.headers.link as string | undefined);
+    cursor = next === undefined ? undefined : cursorOfPageUrl(next);
+  } while (cursor !== undefined);
+  return items as ResponseBodyOf<Contract[N]>;
 }
 
 /**
@@ -233,12 +253,14 @@ export function expectConforming(name: EndpointName, response: LightMyRequestRes
 
 /** Everything of an account a refused request must leave as it was: configs, records, histories. */
 export async function accountSnapshot(service: TestService, key: string) {
-  const configs = await ok(service, key, 'listConfigs');
+  const configs = await okAllPages(service, key, 'listConfigs');
   const records = await Promise.all(
     configs.map((config) => ok(service, key, 'getConfig', { params: { id: config.id } })),
   );
   const histories = await Promise.all(
-    configs.map((config) => ok(service, key, 'getConfigHistory', { params: { id: config.id } })),
+    configs.map((config) =>
+      okAllPages(service, key, 'getConfigHistory', { params: { id: config.id } }),
+    ),
   );
   return { configs, records, histories };
 }

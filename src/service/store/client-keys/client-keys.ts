@@ -5,9 +5,10 @@
  */
 import type { LiveConfigStamp } from '../../../configs/delivery-view';
 import { addAudit } from '../audit/audit-log';
+import type { Page, PageRequest } from '../pages';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import type { AuditRecord, ClientKeyRecord, DeliveryKeyLookup } from '../records';
 import {
-  all,
   get,
   insertInto,
   liveChanged,
@@ -23,8 +24,10 @@ const CLIENT_KEY_COLUMNS = ['id', 'account_id', 'name', 'key', 'apps', 'created_
 const SELECT_CLIENT_KEYS = `SELECT ${CLIENT_KEY_COLUMNS.join(', ')} FROM client_keys`;
 
 const INSERT_CLIENT_KEY = insertInto('client_keys', CLIENT_KEY_COLUMNS);
-const LIST_CLIENT_KEYS = sql(
-  `${SELECT_CLIENT_KEYS} WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
+const LIST_CLIENT_KEYS = keysetQuery(
+  `${SELECT_CLIENT_KEYS} WHERE account_id = ?`,
+  CREATED_KEY,
+  'DESC',
 );
 const GET_CLIENT_KEY = sql(`${SELECT_CLIENT_KEYS} WHERE account_id = ? AND id = ?`);
 const REVOKE_CLIENT_KEY = sql(
@@ -75,8 +78,8 @@ export function* insertClientKey(key: ClientKeyRecord, audit: AuditRecord): Op<v
 }
 
 /** The account's client keys, revoked ones included, newest first. */
-export function* listClientKeys(accountId: string): Op<ClientKeyRecord[]> {
-  return (yield* all(LIST_CLIENT_KEYS, accountId)).map(toClientKey);
+export function* listClientKeys(accountId: string, page: PageRequest): Op<Page<ClientKeyRecord>> {
+  return yield* readPage(LIST_CLIENT_KEYS, [accountId], page, createdKeyOf, toClientKey);
 }
 
 export function* revokeClientKey(

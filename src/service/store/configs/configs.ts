@@ -2,9 +2,17 @@
  * Configs (drafts and published versions), the account's live config and each config's
  * history. Configs change only in units of work (unit-of-work.ts).
  */
-import type { ConfigKind } from '../../../contract/config-edit';
-import type { ConfigRecordRow, HistoryRecord, NewConfig } from '../records';
+import type { Page, PageRequest } from '../pages';
+import type {
+  ConfigListFilter,
+  ConfigRecordRow,
+  ConfigSummaryRow,
+  HistoryRecord,
+  NewConfig,
+} from '../records';
+import { createdKeyOf, keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
+import { configListQuery } from './config-list-query';
 
 const NEW_CONFIG_COLUMNS = [
   'id',
@@ -39,11 +47,6 @@ const HISTORY_COLUMNS = [
 ];
 
 const OPEN_CONFIGS = `SELECT ${CONFIG_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL`;
-/** Newest first; two configs made in the same millisecond by their order of insertion. */
-const LIST_CONFIGS = dialects({
-  sqlite: `${OPEN_CONFIGS} AND (? IS NULL OR kind = ?) ORDER BY created_at DESC, rowid DESC`,
-  postgres: `${OPEN_CONFIGS} AND (?::text IS NULL OR kind = ?) ORDER BY created_at DESC, seq DESC`,
-});
 const GET_CONFIG = sql(`${OPEN_CONFIGS} AND id = ?`);
 /** The open configs among the ids of a JSON list. */
 export const GET_CONFIGS = dialects({
@@ -62,8 +65,11 @@ const SET_LIVE = sql(
   'INSERT INTO live_configs (account_id, config_id) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id',
 );
 const INSERT_HISTORY = insertInto('history', HISTORY_COLUMNS);
-/** The line: this config, then the one it was copied from, and so on; newest first in each. */
-const HISTORY_LINE = sql(
+/**
+ * The line of a config: itself, the one it was copied from, and so on. Its history is read
+ * through it newest first, in one statement a page.
+ */
+const LINE_HISTORY = keysetQuery(
   `WITH RECURSIVE line (id, base_config_id, depth) AS (
      SELECT id, base_config_id, 0 FROM configs WHERE account_id = ? AND id = ?
      UNION ALL
@@ -71,9 +77,10 @@ const HISTORY_LINE = sql(
        FROM configs c JOIN line ON c.id = line.base_config_id
       WHERE c.account_id = ? AND line.depth < 100000
    )
-   SELECT h.* FROM history h JOIN line ON h.config_id = line.id
-    WHERE h.account_id = ?
-    ORDER BY line.depth, h.seq DESC`,
+   SELECT h.* FROM history h
+    WHERE h.account_id = ? AND h.config_id IN (SELECT id FROM line)`,
+  ['h.seq'],
+  'DESC',
 );
 const HISTORY_AFTER = sql(
   'SELECT * FROM history WHERE account_id = ? AND config_id = ? AND revision > ? ORDER BY seq',
@@ -88,6 +95,17 @@ export function toConfig(row: Row): ConfigRecordRow {
     review:
       typeof row.review === 'string'
         ? (JSON.parse(row.review) as NonNullable<ConfigRecordRow['review']>)
+        : null,
+  };
+}
+
+function toSummary(row: Row): ConfigSummaryRow {
+  return {
+    ...(row as unknown as ConfigSummaryRow),
+    valid: row.valid === 1 || row.valid === true,
+    review:
+      typeof row.review === 'string'
+        ? (JSON.parse(row.review) as NonNullable<ConfigSummaryRow['review']>)
         : null,
   };
 }
@@ -111,12 +129,15 @@ function toHistory(row: Row): HistoryRecord {
   };
 }
 
+/** A page of the open configs that pass `filter`, newest first, and the live one's id. */
 export function* listConfigs(
   accountId: string,
-  kind?: ConfigKind,
-): Op<{ configs: ConfigRecordRow[]; liveId: string | undefined }> {
-  const rows = yield* all(LIST_CONFIGS, accountId, kind ?? null, kind ?? null);
-  return { configs: rows.map(toConfig), liveId: yield* liveIdOf(accountId) };
+  filter: ConfigListFilter,
+  page: PageRequest,
+): Op<{ page: Page<ConfigSummaryRow>; liveId: string | undefined }> {
+  const { query, params } = configListQuery(filter);
+  const configs = yield* readPage(query, [accountId, ...params], page, createdKeyOf, toSummary);
+  return { page: configs, liveId: yield* liveIdOf(accountId) };
 }
 
 export function* getConfig(accountId: string, id: string): Op<ConfigRecordRow | undefined> {
@@ -128,8 +149,14 @@ export function* liveIdOf(accountId: string): Op<string | undefined> {
   return (yield* get(GET_LIVE, accountId))?.config_id as string | undefined;
 }
 
-export function* history(accountId: string, configId: string): Op<HistoryRecord[]> {
-  return (yield* all(HISTORY_LINE, accountId, configId, accountId, accountId)).map(toHistory);
+/** A page of the history of a config and the configs it was copied from, newest first. */
+export function* history(
+  accountId: string,
+  configId: string,
+  page: PageRequest,
+): Op<Page<HistoryRecord>> {
+  const params = [accountId, configId, accountId, accountId];
+  return yield* readPage(LINE_HISTORY, params, page, seqKeyOf, toHistory);
 }
 
 export function* historyAfter(

@@ -4,7 +4,9 @@
  * pending again or failed. An endpoint gets its events in order: only its earliest pending
  * message (its head) may be claimed.
  */
+import type { Page, PageRequest } from '../pages';
 import type { DeliveryStatus, WebhookDeliveryRecord } from '../records';
+import { keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
 import {
   all,
   dialects,
@@ -75,7 +77,11 @@ const NEXT_DUE = sql(
 );
 
 const INSERT_MESSAGE = insertInto('webhook_deliveries', MESSAGE_COLUMNS);
-const LIST_MESSAGES = sql(`${SELECT_MESSAGE} ORDER BY seq DESC LIMIT ?`);
+const LIST_MESSAGES = keysetQuery(
+  `SELECT seq, ${MESSAGE_COLUMNS.join(', ')} FROM webhook_deliveries WHERE account_id = ? AND webhook_id = ?`,
+  ['seq'],
+  'DESC',
+);
 const GET_MESSAGE = sql(`${SELECT_MESSAGE} AND id = ?`);
 const RETRY = sql(
   "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL WHERE account_id = ? AND webhook_id = ? AND id = ? AND status = 'failed'",
@@ -125,13 +131,13 @@ export function* insertOutboxMessages(messages: readonly WebhookDeliveryRecord[]
   if (messages.length > 0) yield* outboxQueued();
 }
 
-/** An endpoint's last `limit` messages, newest first. */
+/** A page of an endpoint's messages, newest first. */
 export function* listOutboxMessages(
   accountId: string,
   webhookId: string,
-  limit: number,
-): Op<WebhookDeliveryRecord[]> {
-  return (yield* all(LIST_MESSAGES, accountId, webhookId, limit)).map(toMessage);
+  page: PageRequest,
+): Op<Page<WebhookDeliveryRecord>> {
+  return yield* readPage(LIST_MESSAGES, [accountId, webhookId], page, seqKeyOf, toMessage);
 }
 
 /** A failed message back to pending, due at `at`, same id and attempts kept. */

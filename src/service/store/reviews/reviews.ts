@@ -4,8 +4,10 @@
  */
 import { DEFAULT_ACCOUNT_POLICY, type AccountPolicy } from '../../../contract/reviews';
 import { addAudit } from '../audit/audit-log';
+import type { Page, PageRequest } from '../pages';
 import type { AuditRecord, ConfigReview, ReviewRecord } from '../records';
-import { all, get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
+import { keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
+import { get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const REVIEW_COLUMNS = [
   'id',
@@ -28,8 +30,10 @@ const SET_POLICY = sql(
      reset_approvals_on_edit = excluded.reset_approvals_on_edit, updated_at = excluded.updated_at`,
 );
 const INSERT_REVIEW = insertInto('reviews', REVIEW_COLUMNS);
-const LIST_REVIEWS = sql(
-  `SELECT ${REVIEW_COLUMNS.join(', ')} FROM reviews WHERE account_id = ? AND config_id = ? ORDER BY seq`,
+const LIST_REVIEWS = keysetQuery(
+  `SELECT seq, ${REVIEW_COLUMNS.join(', ')} FROM reviews WHERE account_id = ? AND config_id = ?`,
+  ['seq'],
+  'ASC',
 );
 const SET_CONFIG_REVIEW = sql('UPDATE configs SET review = ? WHERE account_id = ? AND id = ?');
 
@@ -57,9 +61,13 @@ export function* setPolicy(
   yield* addAudit(audit);
 }
 
-/** The reviews of a config, oldest first. */
-export function* listReviews(accountId: string, configId: string): Op<ReviewRecord[]> {
-  return (yield* all(LIST_REVIEWS, accountId, configId)).map((row) =>
+/** A page of the reviews of a config, oldest first. */
+export function* listReviews(
+  accountId: string,
+  configId: string,
+  page: PageRequest,
+): Op<Page<ReviewRecord>> {
+  return yield* readPage(LIST_REVIEWS, [accountId, configId], page, seqKeyOf, (row) =>
     pick<ReviewRecord>(row, REVIEW_COLUMNS),
   );
 }

@@ -3,7 +3,7 @@
  * and for the pages after a key, ordered by the key's columns (the last one unique).
  */
 import { mapPage, pageOf, type Page, type PageKey, type PageRequest } from '../pages';
-import { all, sql, type Op, type Row, type Sql } from './sql';
+import { all, dialects, type Op, type Row, type Sql } from './sql';
 
 export interface KeysetQuery {
   readonly first: Sql;
@@ -11,11 +11,12 @@ export interface KeysetQuery {
 }
 
 /**
- * `select` ends with its WHERE clause (no ORDER BY, no LIMIT); the key's columns come in
- * order of importance, all sorted one way. Row values compare like tuples in both dialects.
+ * `select` ends with its WHERE clause (no ORDER BY, no LIMIT), the same text in both dialects
+ * or one for each; the key's columns come in order of importance, all sorted one way. Row
+ * values compare like tuples in both dialects.
  */
 export function keysetQuery(
-  select: string,
+  select: string | { readonly sqlite: string; readonly postgres: string },
   keyColumns: readonly string[],
   direction: 'ASC' | 'DESC',
 ): KeysetQuery {
@@ -23,11 +24,13 @@ export function keysetQuery(
   const comparison = direction === 'DESC' ? '<' : '>';
   const tuple = (values: readonly string[]) =>
     values.length === 1 ? values[0] : `(${values.join(', ')})`;
+  const texts = typeof select === 'string' ? { sqlite: select, postgres: select } : select;
+  const first = (text: string) => `${text} ORDER BY ${order} LIMIT ?`;
+  const after = (text: string) =>
+    `${text} AND ${tuple(keyColumns)} ${comparison} ${tuple(keyColumns.map(() => '?'))} ORDER BY ${order} LIMIT ?`;
   return {
-    first: sql(`${select} ORDER BY ${order} LIMIT ?`),
-    after: sql(
-      `${select} AND ${tuple(keyColumns)} ${comparison} ${tuple(keyColumns.map(() => '?'))} ORDER BY ${order} LIMIT ?`,
-    ),
+    first: dialects({ sqlite: first(texts.sqlite), postgres: first(texts.postgres) }),
+    after: dialects({ sqlite: after(texts.sqlite), postgres: after(texts.postgres) }),
   };
 }
 
@@ -52,3 +55,6 @@ export function* readPage<T>(
 /** The key of lists ordered by creation: `(created_at, id)`. */
 export const CREATED_KEY = ['created_at', 'id'] as const;
 export const createdKeyOf = (row: Row): PageKey => [row.created_at as string, row.id as string];
+
+/** The key of lists ordered by `seq`: a number (PostgreSQL sends a BIGINT as text). */
+export const seqKeyOf = (row: Row): PageKey => [Number(row.seq)];

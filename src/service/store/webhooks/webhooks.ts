@@ -5,7 +5,9 @@
 import type { WebhookEvent } from '../../../contract/webhooks';
 import { addAudit } from '../audit/audit-log';
 import { failPendingOf } from '../outbox/outbox';
+import type { Page, PageRequest } from '../pages';
 import type { AuditRecord, WebhookRecord } from '../records';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import { all, get, insertInto, pick, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const WEBHOOK_COLUMNS = [
@@ -22,6 +24,7 @@ const LIVE_WEBHOOKS = `SELECT ${WEBHOOK_COLUMNS.join(', ')} FROM webhooks WHERE 
 
 const INSERT_WEBHOOK = insertInto('webhooks', WEBHOOK_COLUMNS);
 const LIST_WEBHOOKS = sql(`${LIVE_WEBHOOKS} ORDER BY created_at DESC, id DESC`);
+const PAGE_WEBHOOKS = keysetQuery(LIVE_WEBHOOKS, CREATED_KEY, 'DESC');
 const GET_WEBHOOK = sql(`${LIVE_WEBHOOKS} AND id = ?`);
 const DELETE_WEBHOOK = sql(
   'UPDATE webhooks SET deleted_at = ? WHERE account_id = ? AND id = ? AND deleted_at IS NULL',
@@ -43,6 +46,11 @@ export function* insertWebhook(webhook: WebhookRecord, audit: AuditRecord): Op<v
 /** The account's endpoints, deleted ones left out, newest first. */
 export function* listWebhooks(accountId: string): Op<WebhookRecord[]> {
   return (yield* all(LIST_WEBHOOKS, accountId)).map(toWebhook);
+}
+
+/** A page of the account's endpoints, deleted ones left out, newest first. */
+export function* pageWebhooks(accountId: string, page: PageRequest): Op<Page<WebhookRecord>> {
+  return yield* readPage(PAGE_WEBHOOKS, [accountId], page, createdKeyOf, toWebhook);
 }
 
 export function* getWebhook(accountId: string, id: string): Op<WebhookRecord | undefined> {
