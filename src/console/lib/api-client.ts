@@ -26,7 +26,6 @@ import {
   type ProblemFieldError,
   type UnauthenticatedCode,
 } from '../../contract/problem';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
 import type { ValidationReport } from '../../contract/validation';
 import { connectionStore, type AuthFailure, type Connection } from './connection';
 
@@ -299,22 +298,6 @@ export async function apiRequest<N extends EndpointName>(
   options: RequestOptions<N> = {},
 ): Promise<ResponseBodyOf<Contract[N]>> {
   return (await callApi(name, options)).data;
-}
-
-/** One page of a list: its items, and the cursor of the next page (none: this is the last). */
-export interface ListPage<T> {
-  readonly items: T;
-  readonly nextCursor: string | undefined;
-}
-
-/** Calls a paged endpoint: the page's items, and the next page's cursor from its `Link`. */
-export async function pageRequest<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ListPage<ResponseBodyOf<Contract[N]>>> {
-  const { data, headers } = await callApi(name, options);
-  const next = nextPageUrlOf(headers.get('Link'));
-  return { items: data, nextCursor: next === undefined ? undefined : cursorOfPageUrl(next) };
 }
 
 /** A 404 from an endpoint that is not core (docs/api.md): this server does not offer it. */

@@ -6,7 +6,8 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Contract, EndpointName, QueryOf, ResponseBodyOf } from '../../contract/endpoints';
-import { isNotOffered, pageRequest, type ListPage, type RequestOptions } from './api-client';
+import { isNotOffered, type RequestOptions } from './api-client';
+import { pageRequest, type ListPage } from './resource-queries';
 
 type ItemOf<N extends EndpointName> =
   ResponseBodyOf<Contract[N]> extends readonly (infer Item)[] ? Item : never;
