@@ -4,7 +4,7 @@
  * api-client.ts, which every page loads first: only the pages that read resources load this.)
  */
 import type { Contract, EndpointName, ResponseBodyOf } from '../../contract/endpoints';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import { apiRequest, callApi, isNotOffered, type RequestOptions } from './api-client';
 
 /**

@@ -4,7 +4,7 @@
  * repeat none read before; another list's cursor is a 400 naming `cursor`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import {
   CREATE_APP,
   editOk,

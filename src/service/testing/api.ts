@@ -19,7 +19,7 @@ import {
   type SuccessStatusOf,
 } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import { PROBLEM_CONTENT_TYPE, problemSchema, type Problem } from '../../contract/problem';
 import type { TestService } from './test-service';
 
