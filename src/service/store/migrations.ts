@@ -1,8 +1,9 @@
 /**
  * Schema migrations, run at start-up in order, each in its own transaction. Each is written
  * once, in SQLite's words; PostgreSQL's text is made from it by the few rewrites below, so the
- * two cannot drift apart (a test compares the tables and columns they create). SQLite counts
- * those run in `PRAGMA user_version`, PostgreSQL in `schema_migrations`. Append new
+ * two cannot drift apart (a test compares the tables and columns they create); only an index
+ * that must differ is written for each. SQLite counts those run in `PRAGMA user_version`,
+ * PostgreSQL in `schema_migrations`. Append new
  * migrations; never edit a shipped one (SQLite keeps each CREATE TABLE's text as written).
  */
 export interface Migration {
@@ -11,7 +12,10 @@ export interface Migration {
   readonly postgres: string;
 }
 
-const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
+/** A migration in SQLite's words; `postgres` only where an index must differ (see below). */
+type WrittenMigration = Omit<Migration, 'postgres'> & { readonly postgres?: string };
+
+const WRITTEN: readonly WrittenMigration[] = [
   {
     name: 'accounts, users, API keys, configs, history and the audit log',
     sqlite: `
@@ -195,8 +199,19 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   `,
   },
   {
+    // SQLite would walk a row's text (overflow pages, a MiB a config) to reach the columns
+    // stored after it; the list reads these indexes alone. PostgreSQL keeps large text out of
+    // line, and caps an index entry's size, so it gets the keys only.
     name: 'pages of the config list: its open configs in page order, all kinds or one',
     sqlite: `
+  CREATE INDEX configs_page ON configs(account_id, closed_at, created_at, id, kind, label,
+    revision, base_config_id, valid, error_count, warning_count, updated_at, published_at, review);
+  CREATE INDEX configs_page_by_kind ON configs(account_id, closed_at, kind, created_at, id, label,
+    revision, base_config_id, valid, error_count, warning_count, updated_at, published_at, review);
+  CREATE INDEX client_keys_page ON client_keys(account_id, created_at, id);
+  CREATE INDEX webhooks_page ON webhooks(account_id, created_at, id);
+  `,
+    postgres: `
   CREATE INDEX configs_page ON configs(account_id, closed_at, created_at, id);
   CREATE INDEX configs_page_by_kind ON configs(account_id, closed_at, kind, created_at, id);
   CREATE INDEX client_keys_page ON client_keys(account_id, created_at, id);
@@ -222,8 +237,10 @@ const POSTGRES_REWRITES: readonly (readonly [string, string])[] = [
 
 export const MIGRATIONS: readonly Migration[] = WRITTEN.map((migration) => ({
   ...migration,
-  postgres: POSTGRES_REWRITES.reduce(
-    (text, [sqlite, postgres]) => text.replaceAll(sqlite, postgres),
-    migration.sqlite,
-  ),
+  postgres:
+    migration.postgres ??
+    POSTGRES_REWRITES.reduce(
+      (text, [sqlite, postgres]) => text.replaceAll(sqlite, postgres),
+      migration.sqlite,
+    ),
 }));

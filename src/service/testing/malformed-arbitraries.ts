@@ -418,20 +418,27 @@ export function malformedRequestFor(
     );
   }
   if (endpoint.query) {
+    const badKind = fc.oneof(
+      awkwardText
+        .filter((kind) => kind !== 'draft' && kind !== 'published' && isWellFormed(kind))
+        .map((kind) => `kind=${encodeURIComponent(kind)}`),
+      fc.constantFrom('kind=draft&kind=published', 'kind=', 'kind=%ZZ', 'kind=DRAFT'),
+    );
+    // A list ignores a field it does not take, so its bad queries are bad pages.
+    const badPage = fc.oneof(
+      fc.constantFrom('limit=0', 'limit=201', 'limit=1.5', 'limit=ten', 'limit=-1', 'limit='),
+      fc.constantFrom('cursor=', 'cursor=!!!', `cursor=${'a'.repeat(600)}`, 'cursor=WyJ4Il0'),
+    );
+    const shape = endpoint.query.shape as Record<string, unknown>;
     categories.push(
-      fc
-        .oneof(
-          awkwardText
-            .filter((kind) => kind !== 'draft' && kind !== 'published' && isWellFormed(kind))
-            .map((kind) => `kind=${encodeURIComponent(kind)}`),
-          fc.constantFrom('kind=draft&kind=published', 'kind=', 'kind=%ZZ', 'kind=DRAFT'),
-        )
-        .map((query) => ({
+      (endpoint.paged && !('kind' in shape) ? badPage : fc.oneof(badKind, badPage)).map(
+        (query) => ({
           category: 'bad query',
           method: endpoint.method,
           url: `${url}?${query}`,
           headers: good,
-        })),
+        }),
+      ),
     );
   }
   if (endpoint.headers && 'if-match' in endpoint.headers.shape) {
