@@ -1,7 +1,7 @@
 /**
  * Review before publishing, on the settings page and the config list: an admin asks for one
  * approval, a draft whose review the editor requested shows "In review" in the list, and
- * "Waiting for my review" shows it to the admin, not to its author. In the Acme account,
+ * "Waiting for me" shows it to the admin, not to its author. In the Acme account,
  * whose journeys publish nothing; the policy goes back to none at the end.
  */
 import type { Page } from '@playwright/test';
@@ -75,8 +75,8 @@ test('an admin asks for an approval; the list shows who waits for whose review',
     await page.goto('/configs');
     const row = page.getByRole('row', { name: new RegExp(`Eddie ${suffix}`) });
     await expect(row).toContainText('In review · 0 of 1');
-    await page.getByRole('checkbox', { name: 'Waiting for my review' }).check();
-    await expect(page).toHaveURL((url) => url.searchParams.get('review') === 'waiting');
+    await page.getByRole('combobox', { name: 'Review' }).selectOption({ label: 'Waiting for me' });
+    await expect(page).toHaveURL((url) => url.searchParams.get('review') === 'waiting_for_me');
     await expect.poll(() => configLabels(page)).toContain(`Eddie ${suffix}`);
     expect(await configLabels(page)).not.toContain(`Ada ${suffix}`);
     await expectNoAxeViolations(page);
@@ -88,7 +88,9 @@ test('an admin asks for an approval; the list shows who waits for whose review',
     await expect(author.getByRole('row', { name: new RegExp(`Eddie ${suffix}`) })).toContainText(
       'In review',
     );
-    await author.getByRole('checkbox', { name: 'Waiting for my review' }).check();
+    await author
+      .getByRole('combobox', { name: 'Review' })
+      .selectOption({ label: 'Waiting for me' });
     await expect(author.getByText('No drafts wait for your review.')).toBeVisible();
   } finally {
     // Other journeys in this account expect no review and no drafts of ours.

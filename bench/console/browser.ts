@@ -9,6 +9,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'node:net';
 import { largeConfigText } from '../../src/configs/testing/large-config';
+import { EDITOR_MARKS } from '../../src/console/editor/ready-marks';
 import { CdpClient } from '../lib/cdp';
 import { judged, KIB, median, MIB, printed, round, type Figure } from '../lib/figures';
 import { benchDataDir, seedAccounts, type SeededAccount } from '../lib/seed';
@@ -82,6 +83,115 @@ async function editorReady(page: Page): Promise<number> {
     { polling: 'raf', timeout: 120_000 },
   );
   return (await handle.jsonValue()) as number;
+}
+
+/** Where an editor-ready time went: each step's share, in the order they happen. */
+interface ReadyBreakdown {
+  readonly steps: readonly { readonly step: string; readonly ms: number }[];
+  /** The main thread's long tasks (parsing and running scripts, layout) before ready. */
+  readonly longTasksMs: number;
+  /** When the last of the editor's workers was started, from the navigation's start. */
+  readonly workersStartedAtMs: number;
+}
+
+/** Collects the page's long tasks from its first script on (the bench's, not the console's). */
+const LONG_TASKS_SCRIPT = `
+  window.__benchLongTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      window.__benchLongTasks.push({ start: entry.startTime, duration: entry.duration });
+    }
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+/**
+ * Reads the page's timeline at `readyAt`: the navigation, the resource timings of the config,
+ * the schema and Monaco's chunk, and the console's own marks (src/console/editor/ready-marks.ts).
+ * Each step runs from the latest milestone before it, so the steps add up to the ready time.
+ */
+async function readyBreakdown(
+  page: Page,
+  draftId: string,
+  readyAt: number,
+): Promise<ReadyBreakdown> {
+  // Raw entries only: the page side must define no named functions (tsx would wrap them).
+  const raw = await page.evaluate(() => ({
+    resources: performance
+      .getEntriesByType('resource')
+      .map((entry) => ({ url: entry.name, end: (entry as PerformanceResourceTiming).responseEnd })),
+    marks: performance
+      .getEntriesByType('mark')
+      .map((mark) => ({ name: mark.name, at: mark.startTime })),
+    entry:
+      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)
+        ?.domContentLoadedEventEnd ?? 0,
+    longTasks:
+      (window as unknown as { __benchLongTasks?: { start: number; duration: number }[] })
+        .__benchLongTasks ?? [],
+  }));
+  const endOf = (test: (path: string) => boolean) =>
+    Math.max(
+      0,
+      ...raw.resources
+        .filter((entry) => test(new URL(entry.url).pathname))
+        .map((entry) => entry.end),
+    );
+  const markAt = (name: string) => raw.marks.find((mark) => mark.name === name)?.at ?? 0;
+  const timeline = {
+    entry: raw.entry,
+    data: endOf(
+      (path) => path === `/api/v1/configs/${draftId}` || path === '/api/v1/config/schema',
+    ),
+    monacoChunk: endOf((path) => /\/assets\/monaco-[^/]*\.js$/.test(path)),
+    monacoSetUp: markAt(EDITOR_MARKS.monacoSetUp),
+    editorCreated: markAt(EDITOR_MARKS.editorCreated),
+    serverMarkers: markAt(EDITOR_MARKS.serverMarkers),
+    workersStartedAt: Math.max(
+      0,
+      ...raw.marks
+        .filter((mark) => mark.name.startsWith(EDITOR_MARKS.workerStarted))
+        .map((mark) => mark.at),
+    ),
+    longTasks: raw.longTasks,
+  };
+  const milestones: [string, number][] = [
+    ['the page and its entry scripts (to DOMContentLoaded)', timeline.entry],
+    ['the config and the schema on the wire', timeline.data],
+    ["Monaco's chunk on the wire", timeline.monacoChunk],
+    ['Monaco parsed and set up', timeline.monacoSetUp],
+    ['the editor created with the text', timeline.editorCreated],
+    ["the server's markers placed", timeline.serverMarkers],
+    ['to the frame that shows them', readyAt],
+  ];
+  let reached = 0;
+  const steps = milestones.map(([step, at]) => {
+    const ms = Math.max(0, at - reached);
+    reached = Math.max(reached, at);
+    return { step, ms };
+  });
+  const longTasksMs = timeline.longTasks
+    .filter((task) => task.start < readyAt)
+    .reduce((sum, task) => sum + Math.min(task.duration, readyAt - task.start), 0);
+  return { steps, longTasksMs, workersStartedAtMs: timeline.workersStartedAt };
+}
+
+/** The breakdown as printed figures, one a step. */
+function breakdownFigures(load: string, breakdown: ReadyBreakdown): Figure[] {
+  return [
+    ...breakdown.steps.map(({ step, ms }) =>
+      printed(`console: editor ready, ${load}: ${step}`, Math.round(ms), 'ms'),
+    ),
+    printed(
+      `console: editor ready, ${load}: of which long tasks on the main thread`,
+      Math.round(breakdown.longTasksMs),
+      'ms',
+    ),
+    printed(
+      `console: editor ready, ${load}: last editor worker started at`,
+      Math.round(breakdown.workersStartedAtMs),
+      'ms',
+    ),
+  ];
 }
 
 /** Counts the workers the page starts from now on. */
@@ -177,17 +287,20 @@ export async function benchBrowser(): Promise<Figure[]> {
     // A fresh context (empty HTTP cache) with the key remembered: the editor page from scratch,
     // then reloaded in the same context, its cache kept.
     const context = await browser.newContext({ storageState });
+    await context.addInitScript(LONG_TASKS_SCRIPT);
     const page = await context.newPage();
     const wire = await monitorWire(cdp, page, LINK);
     const coldWorkers = workerCounter(page);
     await page.goto(`${service.url}/configs/${draftId}`);
     const coldReady = await editorReady(page);
+    const coldBreakdown = await readyBreakdown(page, draftId, coldReady);
     await editorSettled(page, coldWorkers);
     const cold = wire.count();
     wire.reset();
     const warmWorkers = workerCounter(page);
     await page.reload();
     const warmReady = await editorReady(page);
+    const warmBreakdown = await readyBreakdown(page, draftId, warmReady);
     await editorSettled(page, warmWorkers);
     const warm = wire.count();
     if (process.env.BENCH_WIRE_LOG) {
@@ -239,6 +352,8 @@ export async function benchBrowser(): Promise<Figure[]> {
         warmReady,
         goal,
       ),
+      ...breakdownFigures('cold', coldBreakdown),
+      ...breakdownFigures('warm', warmBreakdown),
       judged('console: Save → markers visible, 1,000 apps (median)', round(median(samples)), 'ms', {
         max: 300,
         text: '≤ 300 ms',

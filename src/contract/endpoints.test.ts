@@ -163,6 +163,36 @@ describe('the contract table', () => {
     );
   });
 
+  it('pages every GET whose 200 is a list: limit and cursor in its query, 400 among its answers', () => {
+    const lists = endpoints.filter(([, endpoint]) => {
+      const ok = endpoint.responses[200];
+      return endpoint.method === 'GET' && ok?._zod.def.type === 'array';
+    });
+    expect(lists.map(([name]) => name).sort()).toEqual(
+      [
+        'listApiKeys',
+        'listClientKeys',
+        'listConfigs',
+        'getConfigHistory',
+        'listReviews',
+        'listWebhookDeliveries',
+        'listWebhooks',
+      ].sort(),
+    );
+    for (const [name, endpoint] of lists) {
+      const query = endpoint.query?._zod.def as { shape?: Record<string, unknown> } | undefined;
+      expect({ name, paged: endpoint.paged }).toEqual({ name, paged: true });
+      expect({ name, fields: Object.keys(query?.shape ?? {}) }).toEqual({
+        name,
+        fields: expect.arrayContaining(['limit', 'cursor']) as unknown,
+      });
+      expect({ name, statuses: statusesOf(endpoint) }).toEqual({
+        name,
+        statuses: expect.arrayContaining([400]) as unknown,
+      });
+    }
+  });
+
   it('answers 304 to If-None-Match on the GETs a client keeps', () => {
     const conditional = endpoints
       .filter(([, endpoint]) => 304 in endpoint.responses)

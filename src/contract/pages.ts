@@ -26,18 +26,3 @@ export const pageQueryShape = {
 export function pagedQuerySchema<S extends Record<string, z.ZodMiniType>>(shape: S) {
   return z.object({ ...shape, ...pageQueryShape });
 }
-
-/** The URL of the next page in a `Link` header; undefined when there is none. */
-export function nextPageUrlOf(link: string | null | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (match && /(^|;)\s*rel="?next"?\s*(;|$)/.test(match[2] ?? '')) return match[1];
-  }
-  return undefined;
-}
-
-/** The `cursor` a next-page URL carries (what a client sends back as `cursor`). */
-export function cursorOfPageUrl(url: string): string | undefined {
-  return new URL(url, 'http://page.invalid').searchParams.get('cursor') ?? undefined;
-}

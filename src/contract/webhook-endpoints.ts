@@ -15,7 +15,7 @@ export const webhookEndpoints = {
   listWebhooks: endpoint({
     method: 'GET',
     path: '/webhooks',
-    summary: "The account's webhook endpoints, without their secrets",
+    summary: "The account's webhook endpoints, without their secrets, newest first",
     tag: 'webhooks',
     seed: false,
     auth: 'api_key',

@@ -5,6 +5,8 @@ export const configsKeys = {
   ...queryKeysOf('configs'),
   histories: () => [...configsKeys.all, 'history'] as const,
   history: (id: string) => [...configsKeys.histories(), id] as const,
+  /** The history page's pages: under `history(id)`, apart from its first page alone. */
+  historyPages: (id: string) => [...configsKeys.history(id), 'pages'] as const,
   /** A draft's review timeline. */
   reviews: (id: string) => [...configsKeys.all, 'reviews', id] as const,
   /**

@@ -4,10 +4,18 @@
  * offer it (its list reads null), and then the section's own content for the data.
  */
 import { useId, type ReactNode, type RefObject } from 'react';
-import type { UseQueryResult } from '@tanstack/react-query';
 import { describeError } from '../lib/api-client';
 import { Button } from './button';
 import { Spinner } from './spinner';
+
+/** What the section reads of its query: a TanStack query, or a list read page by page. */
+interface SectionQuery<Data> {
+  readonly data: Data | null | undefined;
+  readonly isPending: boolean;
+  readonly isError: boolean;
+  readonly error: unknown;
+  refetch(): unknown;
+}
 
 interface ManagedSectionProps<Data> {
   title: string;
@@ -15,7 +23,7 @@ interface ManagedSectionProps<Data> {
   allowed: boolean;
   notAllowed?: string;
   /** null data: the server does not offer it; `notOffered` says so (absent: nothing is shown). */
-  query: UseQueryResult<Data | null>;
+  query: SectionQuery<Data>;
   notOffered?: string;
   /** The spinner's label, and the sentence before the error's. */
   loading: string;
@@ -71,7 +79,7 @@ export function ManagedSection<Data>({
         </div>
       ) : query.data === null ? (
         <p>{notOffered}</p>
-      ) : (
+      ) : query.data === undefined ? null : (
         children(query.data)
       )}
       {dialog}

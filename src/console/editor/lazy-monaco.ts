@@ -4,5 +4,15 @@
  */
 import { lazy } from 'react';
 
-export const ConfigEditor = lazy(() => import('./monaco/config-editor'));
+const loadConfigEditor = () => import('./monaco/config-editor');
+
+export const ConfigEditor = lazy(loadConfigEditor);
 export const DiffView = lazy(() => import('./monaco/diff-view'));
+
+/**
+ * Starts fetching the editor (Monaco's chunk, the largest of the page) now, alongside the
+ * config it will show, instead of once the config has arrived.
+ */
+export function preloadConfigEditor(): void {
+  void loadConfigEditor();
+}

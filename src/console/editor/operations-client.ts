@@ -2,6 +2,7 @@
  * The page's side of the operations worker: one request, one promise. Where there is no
  * Worker (tests) or the worker fails to start, the same functions run on this thread.
  */
+import { EDITOR_MARKS, markEditorStep } from './ready-marks';
 import type {
   OperationsEnvelope,
   OperationsReply,
@@ -153,6 +154,7 @@ export class OperationsClient {
 
 function startWorker(): WorkerLike {
   if (typeof Worker !== 'function') return inThreadWorker();
+  markEditorStep(`${EDITOR_MARKS.workerStarted}operations`);
   return new Worker(new URL('./operations.worker.ts', import.meta.url), {
     type: 'module',
     name: 'operations',

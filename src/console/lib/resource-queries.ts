@@ -1,10 +1,11 @@
 /**
- * What the queries of every kind of resource share: one shape of query keys, and a read of
- * an endpoint the server may not offer. (Kept apart from api-client.ts, which every page
- * loads first: only the pages that read resources load this.)
+ * What the queries of every kind of resource share: one shape of query keys, a read of an
+ * endpoint the server may not offer, and a read of one page of a list. (Kept apart from
+ * api-client.ts, which every page loads first: only the pages that read resources load this.)
  */
 import type { Contract, EndpointName, ResponseBodyOf } from '../../contract/endpoints';
-import { apiRequest, isNotOffered, type RequestOptions } from './api-client';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
+import { apiRequest, callApi, isNotOffered, type RequestOptions } from './api-client';
 
 /**
  * Query keys of one kind of resource, from general to specific: invalidating `all`
@@ -15,6 +16,8 @@ export function queryKeysOf<const Name extends string>(name: Name) {
   return {
     all,
     list: () => [...all, 'list'] as const,
+    /** A list read page by page (useListPages adds its filters): under `list()`. */
+    pages: () => [...all, 'list', 'pages'] as const,
     detail: (id: string) => [...all, 'detail', id] as const,
   };
 }
@@ -33,4 +36,20 @@ export async function optionalRequest<N extends EndpointName>(
     if (isNotOffered(error)) return null;
     throw error;
   }
+}
+
+/** One page of a list: its items, and the cursor of the next page (none: this is the last). */
+export interface ListPage<T> {
+  readonly items: T;
+  readonly nextCursor: string | undefined;
+}
+
+/** Calls a paged endpoint: the page's items, and the next page's cursor from its `Link`. */
+export async function pageRequest<N extends EndpointName>(
+  name: N,
+  options: RequestOptions<N> = {},
+): Promise<ListPage<ResponseBodyOf<Contract[N]>>> {
+  const { data, headers } = await callApi(name, options);
+  const next = nextPageUrlOf(headers.get('Link'));
+  return { items: data, nextCursor: next === undefined ? undefined : cursorOfPageUrl(next) };
 }

@@ -5,7 +5,7 @@
 import type { HttpHandler } from 'msw';
 import type { ClientKey } from '../../contract/delivery';
 import { problemOf } from '../../contract/problem';
-import { handle } from './msw-contract';
+import { handle, pageOf } from './msw-contract';
 
 const AT = '2026-11-22T10:00:00.000Z';
 export const REVOKED_AT = '2026-11-23T10:00:00.000Z';
@@ -25,7 +25,7 @@ export class ClientKeyServer {
   constructor(keys: readonly Omit<ClientKey, 'id' | 'key' | 'created_at' | 'revoked_at'>[] = []) {
     for (const key of keys) this.add(key.name, key.apps);
     this.handlers = [
-      handle('listClientKeys', () => ({ status: 200, body: this.keys })),
+      handle('listClientKeys', (request) => pageOf(request, this.keys)),
       handle('createClientKey', ({ body }) => {
         this.created.push(body);
         return { status: 201, body: this.add(body.name, body.apps ?? null) };

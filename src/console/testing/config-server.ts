@@ -30,7 +30,14 @@ import { contract, type EndpointName } from '../../contract/endpoints';
 import { actionKeyOf, isLifecycleAction, type Operation } from '../../contract/operations';
 import { problemOf, problemTypeUri } from '../../contract/problem';
 import type { Review, ReviewState } from '../../contract/reviews';
-import { handle, notOffered, type ContractReply, type ContractResolver } from './msw-contract';
+import {
+  handle,
+  notOffered,
+  pageOf,
+  type ContractReply,
+  type ContractRequest,
+  type ContractResolver,
+} from './msw-contract';
 import { ADMIN_STATUS } from './test-utils';
 
 export const LIVE_YAML = `# Apps
@@ -110,6 +117,8 @@ export class ConfigServer {
   /** Each config's edits, oldest first: what a merge is judged against. */
   private readonly history = new Map<string, (NewerEdit & { summary?: string })[]>();
   private readonly email: string;
+  /** Whose key the server sees: what "waiting for me" is about. */
+  private readonly status: AuthStatus;
   approvalsRequired: number;
   /** Each draft's reviews, oldest first, and its review request. */
   readonly reviews = new Map<string, Review[]>();
@@ -127,6 +136,7 @@ export class ConfigServer {
     approvalsRequired = 0,
   }: ConfigServerOptions = {}) {
     this.email = status.email ?? status.api_key_name ?? 'API key';
+    this.status = status;
     this.approvalsRequired = approvalsRequired;
     const live = recordOf({
       id: 'cfg_live',
@@ -417,6 +427,41 @@ export class ConfigServer {
     };
   }
 
+  /** `GET /configs` as the service answers it: filtered, newest first, a page at a time. */
+  listConfigsReply(request: ContractRequest<'listConfigs'>) {
+    const { kind, review, q } = request.query;
+    const summaries = [...this.configs.values()]
+      .map((record) => summaryOf(this.reviewed(record)))
+      .reverse()
+      .filter(
+        (summary) =>
+          (kind === undefined || summary.kind === kind) &&
+          (q === undefined || summary.label.toLowerCase().includes(q.toLowerCase())) &&
+          (review === undefined ||
+            (review === 'waiting_for_me'
+              ? this.waitsFor(summary, this.status)
+              : (summary.review?.state ?? 'none') === review)),
+      );
+    return pageOf(request, summaries);
+  }
+
+  /**
+   * Whether a draft waits for the review of `status`'s key, as the service says it: in review,
+   * asked for by someone else, the key may give a verdict, and no approval of theirs counts.
+   */
+  private waitsFor(summary: ConfigSummary, status: AuthStatus): boolean {
+    const review = summary.review;
+    if (summary.kind !== 'draft' || review?.state !== 'in_review') return false;
+    if (!status.permissions?.includes('config:publish')) return false;
+    if (status.email !== undefined && review.requested_by === status.email) return false;
+    return !(this.reviews.get(summary.id) ?? []).some(
+      (given) =>
+        given.by === status.email &&
+        given.verdict === 'approve' &&
+        given.revision === summary.revision,
+    );
+  }
+
   /** With its review state once the account uses review (before: as a server without review). */
   private reviewed(record: ConfigRecord): ConfigRecord {
     const inUse =
@@ -442,12 +487,7 @@ export class ConfigServer {
         // The schema's refinement holds each operation to one action, as the type says.
         this.edit(body as ConfigEditRequest, headers['if-match'] ?? null),
       ),
-      serve('listConfigs', () => ({
-        status: 200,
-        body: [...this.configs.values()]
-          .map((record) => summaryOf(this.reviewed(record)))
-          .reverse(),
-      })),
+      serve('listConfigs', (request) => this.listConfigsReply(request)),
       // Before getConfig: `live` is a route, not an id.
       serve('getLiveConfig', () => withEtag(this.reviewed(this.get(this.liveId)))),
       serve('getConfig', ({ params }) => {
@@ -455,10 +495,10 @@ export class ConfigServer {
         return record ? withEtag(this.reviewed(record)) : notFound(params.id);
       }),
       serve('getConfigSchema', () => ({ status: 200, body: { ...configJsonSchema } })),
-      serve('getConfigHistory', ({ params }) =>
-        existing(params.id)
-          ? { status: 200, body: this.historyOf(params.id) }
-          : notFound(params.id),
+      serve('getConfigHistory', (request) =>
+        existing(request.params.id)
+          ? pageOf(request, this.historyOf(request.params.id))
+          : notFound(request.params.id),
       ),
       serve('deleteConfig', ({ params }) => {
         if (!this.configs.delete(params.id)) return notFound(params.id);
@@ -476,10 +516,10 @@ export class ConfigServer {
         const label = body?.summary?.trim() || draft.label;
         return withEtag(this.goLive(this.publishedOf(draft, label), draft));
       }),
-      serve('listReviews', ({ params }) =>
-        existing(params.id)
-          ? { status: 200, body: this.reviews.get(params.id) ?? [] }
-          : notFound(params.id),
+      serve('listReviews', (request) =>
+        existing(request.params.id)
+          ? pageOf(request, this.reviews.get(request.params.id) ?? [])
+          : notFound(request.params.id),
       ),
       serve('requestReview', ({ params, body }) => {
         const draft = existing(params.id);

@@ -21,6 +21,7 @@ import {
   problemSchema,
   type Problem,
 } from '../../contract/problem';
+import { DEFAULT_PAGE_LIMIT } from '../../contract/pages';
 import { z } from '../../contract/zod';
 import { TEST_BASE_URL } from './test-utils';
 
@@ -52,6 +53,8 @@ export type ContractReply<N extends EndpointName> =
 export interface ContractRequest<N extends EndpointName> {
   /** Path parameters, decoded and parsed. */
   readonly params: OutputOf<Contract[N] extends { params: infer P } ? P : undefined, object>;
+  /** The URL's query, parsed with the endpoint's query schema. */
+  readonly query: OutputOf<Contract[N] extends { query: infer Q } ? Q : undefined, object>;
   /** Lower-case names, parsed with the endpoint's header schema. */
   readonly headers: OutputOf<Contract[N] extends { headers: infer H } ? H : undefined, object>;
   /** Parsed with the request schema (undefined: none, where the endpoint may go without). */
@@ -132,6 +135,13 @@ export function handle<N extends EndpointName>(name: N, resolve: ContractResolve
     try {
       const input = {
         params: endpoint.params ? parsed(endpoint.params, params, `${name}: the path`) : {},
+        query: endpoint.query
+          ? parsed(
+              endpoint.query,
+              Object.fromEntries(new URL(request.url).searchParams),
+              `${name}: the query`,
+            )
+          : {},
         headers: endpoint.headers
           ? parsed(endpoint.headers, Object.fromEntries(request.headers), `${name}: the headers`)
           : {},
@@ -173,6 +183,30 @@ export function unauthorized(
     headers: {
       'WWW-Authenticate': `Bearer realm="provisioning", error="invalid_token", error_description="${detail}"`,
     },
+  };
+}
+
+/**
+ * One page of `items` as a paged endpoint answers it: `limit` (default DEFAULT_PAGE_LIMIT) and
+ * `cursor` from the request, and the next page's URL in `Link` unless this page is the last.
+ * The cursor here is the offset, written so that nothing but this helper reads it.
+ */
+export function pageOf<T>(
+  { request, query }: { request: Request; query: { limit?: number; cursor?: string } },
+  items: readonly T[],
+): { status: 200; body: T[]; headers: HeaderMap } {
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  const start = query.cursor === undefined ? 0 : Number(/^at-(\d+)$/.exec(query.cursor)?.[1]);
+  if (!Number.isInteger(start))
+    throw new ContractDrift(`a cursor this server never made: ${query.cursor}`);
+  const end = start + limit;
+  if (end >= items.length) return { status: 200, body: items.slice(start), headers: {} };
+  const next = new URL(request.url);
+  next.searchParams.set('cursor', `at-${end}`);
+  return {
+    status: 200,
+    body: items.slice(start, end),
+    headers: { Link: `<${next.pathname}${next.search}>; rel="next"` },
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from '../../contract/webhooks';
-import { handle } from './msw-contract';
+import { handle, pageOf } from './msw-contract';
 
 const AT = '2026-11-22T10:00:00.000Z';
 /** When a pending delivery's next attempt is due: far ahead, so it reads "in … days". */
@@ -40,7 +40,7 @@ export class WebhookServer {
   constructor(webhooks: readonly Pick<Webhook, 'url' | 'events' | 'description'>[] = []) {
     for (const webhook of webhooks) this.add(webhook);
     this.handlers = [
-      handle('listWebhooks', () => ({ status: 200, body: this.webhooks })),
+      handle('listWebhooks', (request) => pageOf(request, this.webhooks)),
       handle('createWebhook', ({ body }) => {
         this.created.push(body);
         if (this.refuseUrl !== null) {
@@ -68,11 +68,12 @@ export class WebhookServer {
         this.deliveries.delete(params.id);
         return { status: 204 };
       }),
-      handle('listWebhookDeliveries', ({ params }) => {
+      handle('listWebhookDeliveries', (request) => {
+        const { params } = request;
         const list = this.deliveries.get(params.id);
         if (!list) return { problem: problemOf('not_found', `No webhook ${params.id}`) };
         this.reads.set(params.id, (this.reads.get(params.id) ?? 0) + 1);
-        return { status: 200, body: list };
+        return pageOf(request, list);
       }),
       handle('sendTestWebhook', ({ params }) => {
         if (!this.deliveries.has(params.id)) {

@@ -3,7 +3,7 @@
  * `Link`; stable while items are added between pages; a bad cursor or limit is a 400 naming it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import { errorPaths, expectProblem, expectSuccess, send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 

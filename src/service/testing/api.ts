@@ -20,7 +20,7 @@ import {
 } from '../../contract/endpoints';
 import type { Operation } from '../../contract/operations';
 import { PROBLEM_CONTENT_TYPE, problemSchema, type Problem } from '../../contract/problem';
-import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/pages';
+import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import type { TestService } from './test-service';
 
 export interface CallInput {

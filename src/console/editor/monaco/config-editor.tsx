@@ -17,6 +17,7 @@ import {
   type TextRange,
 } from '../editor-types';
 import { instantMarkersToKeep, issueToMarker, lineRange, type LineSpan } from '../markers';
+import { EDITOR_MARKS, markEditorStep } from '../ready-marks';
 import { monaco, setConfigSchema, themeOf, type Monaco } from './monaco-setup';
 
 type CodeEditor = ReturnType<Monaco['editor']['create']>;
@@ -375,6 +376,7 @@ export default function ConfigEditor({
       loading={<Spinner label="Loading the editor…" />}
       options={options}
       onMount={(editor) => {
+        markEditorStep(EDITOR_MARKS.editorCreated);
         const model = editor.getModel();
         if (!model) return;
         // A diff of this model (Show changes) must let go of it before it is disposed.

@@ -13,6 +13,7 @@ import * as monaco from 'monaco-editor/esm/vs/editor/edcore.main.js';
 import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
 import { loader } from '@monaco-editor/react';
 import { configureMonacoYaml, type JSONSchema, type MonacoYaml } from 'monaco-yaml';
+import { EDITOR_MARKS, markEditorStep } from '../ready-marks';
 
 export type Monaco = typeof monaco;
 
@@ -29,6 +30,7 @@ const YAML_WORKER_LABEL = 'yaml';
 const SCHEMA_URI = 'https://provisioning.invalid/config.schema.json';
 
 function newWorker(label: string): Worker {
+  markEditorStep(`${EDITOR_MARKS.workerStarted}${label}`);
   return label === YAML_WORKER_LABEL
     ? new Worker(new URL('./yaml.worker.ts', import.meta.url), { type: 'module', name: label })
     : new Worker(new URL('./editor.worker.ts', import.meta.url), { type: 'module', name: label });
@@ -129,6 +131,7 @@ defineThemes();
 ignoreMonacoCancellations();
 loader.config({ monaco });
 window.__provisioningMonaco = monaco;
+markEditorStep(EDITOR_MARKS.monacoSetUp);
 
 let yaml: MonacoYaml | undefined;
 let currentSchema: unknown;

@@ -5,7 +5,7 @@ import { routes } from '../../app/routes';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { problemOf } from '../../../contract/problem';
 import { ConfigServer, DRAFT_AUTHOR, EDITED_AT } from '../../testing/config-server';
-import { handle, setupContractServer } from '../../testing/msw-contract';
+import { handle, recordRequests, setupContractServer } from '../../testing/msw-contract';
 import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 import { fakeEditor, resetFakeEditor } from '../../editor/testing/fake-config-editor';
 
@@ -62,6 +62,7 @@ function describedBy(element: HTMLElement): string {
 describe('the editor page: review', () => {
   it('lets the author request review with a note and publish-on-approval, and says what Publish waits for', async () => {
     const user = userEvent.setup();
+    const seen = recordRequests(http);
     const { server } = open({ status: AUTHOR });
     const region = await reviewRegion();
     const publish = await screen.findByRole('button', { name: 'Publish' });
@@ -85,6 +86,9 @@ describe('the editor page: review', () => {
     const approve = within(region).getByRole('button', { name: 'Approve' });
     expect((approve as HTMLButtonElement).disabled).toBe(true);
     expect(describedBy(approve)).toMatch(/someone else approves your draft/);
+    // The state comes from the draft's own record: the page never reads the config list.
+    const lists = seen.filter((request) => new URL(request.url).pathname.endsWith('/configs'));
+    expect(lists.map((request) => request.url)).toEqual([]);
   });
 
   it('shows a line comment in the timeline and at its line in the editor, and goes there', async () => {

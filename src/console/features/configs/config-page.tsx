@@ -2,8 +2,8 @@
  * `/configs/:id` and `/configs/live`: loads the config and its schema, then hands them to
  * the editor view (editing/config-editor-view.tsx).
  *
- * This module is the editor route's chunk (React.lazy in app/routes.tsx); Monaco itself loads
- * one step later, with the editor component.
+ * This module is the editor route's chunk (React.lazy in app/routes.tsx); Monaco's chunk is
+ * fetched from here too, alongside the config rather than after it.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -15,10 +15,12 @@ import { usePageTitle } from '../../lib/page-title';
 import { configsKeys } from '../../api/config-keys';
 import { LIVE, useConfig } from '../../api/get-config';
 import { useConfigSchema } from './api/get-config-schema';
+import { preloadConfigEditor } from '../../editor/lazy-monaco';
 import { ConfigEditorView } from './editing/config-editor-view';
 
 export function ConfigPage() {
   const { id = '' } = useParams();
+  useEffect(preloadConfigEditor, []);
   // A new config (e.g. the draft a save created) is a new page: state starts afresh.
   return <ConfigPageContent key={id} routeId={id} />;
 }

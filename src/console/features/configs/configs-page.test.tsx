@@ -5,7 +5,8 @@ import { routes } from '../../app/routes';
 import type { AuthStatus } from '../../../contract/auth-status';
 import type { ReviewState } from '../../../contract/reviews';
 import { ConfigServer, LIVE_YAML } from '../../testing/config-server';
-import { recordRequests, setupContractServer } from '../../testing/msw-contract';
+import { problemOf } from '../../../contract/problem';
+import { handle, recordRequests, setupContractServer } from '../../testing/msw-contract';
 import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
 vi.mock('../../editor/monaco/diff-view', async () => ({
@@ -157,19 +158,25 @@ describe('the config list', () => {
     expect(reviewOf('Initial config')).toBe('');
   });
 
-  it('"Waiting for my review" keeps the drafts in review that others asked for', async () => {
-    const { history } = open(serverWithReviews());
+  it('"Waiting for me" asks the server for the drafts in review that others asked for', async () => {
+    const { history, seen } = open(serverWithReviews());
     const table = await screen.findByRole('table', { name: 'Configs' });
     expect(labelsIn(table)).toContain('Ada asks');
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Waiting for my review' }));
+    await userEvent.selectOptions(
+      screen.getByRole('combobox', { name: 'Review' }),
+      'Waiting for me',
+    );
     await waitFor(() => expect(labelsIn(table)).toEqual(['Ana asks']));
-    expect(history.location.search).toBe('?review=waiting');
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Waiting for my review' }));
+    expect(history.location.search).toBe('?review=waiting_for_me');
+    expect(seen.some((request) => request.url.endsWith('/configs?review=waiting_for_me'))).toBe(
+      true,
+    );
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Review' }), 'Any');
     await waitFor(() => expect(labelsIn(table)).toContain('Ada asks'));
     expect(history.location.search).toBe('');
   });
 
-  it('keeps the filter from the URL, and says so when nothing waits', async () => {
+  it('keeps the filter from the URL (an older link too), and says so when nothing waits', async () => {
     const editor: AuthStatus = {
       ...ADMIN_STATUS,
       permissions: ['config:read', 'config:write'],
@@ -177,9 +184,94 @@ describe('the config list', () => {
     open(serverWithReviews(editor), '/configs?review=waiting');
     const table = await screen.findByRole('table', { name: 'Configs' });
     expect(
-      (screen.getByRole('checkbox', { name: 'Waiting for my review' }) as HTMLInputElement).checked,
-    ).toBe(true);
+      (screen.getByRole('combobox', { name: 'Review' }) as HTMLSelectElement).selectedOptions[0]
+        ?.textContent,
+    ).toBe('Waiting for me');
     // Without config:publish no verdict is the key's to give.
-    expect(within(table).getByText('No drafts wait for your review.')).toBeTruthy();
+    expect(await within(table).findByText('No drafts wait for your review.')).toBeTruthy();
+  });
+
+  it('filters by kind on the server', async () => {
+    const { seen } = open(serverWithVersions());
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'Drafts');
+    await waitFor(() => expect(labelsIn(table)).toEqual(['Broken draft']));
+    expect(seen.at(-1)?.url).toMatch(/\/configs\?kind=draft$/);
+  });
+
+  it('searches labels on the server once typing rests, and keeps the search in the URL', async () => {
+    const server = new ConfigServer();
+    for (let n = 1; n <= 12; n++) server.add({ id: `cfg_${n}`, label: `Draft number ${n}` });
+    const { history, seen } = open(server);
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('searchbox', { name: 'Search configs' }), 'NUMBER 1');
+    await waitFor(() =>
+      expect(labelsIn(table)).toEqual([
+        'Draft number 12',
+        'Draft number 11',
+        'Draft number 10',
+        'Draft number 1',
+      ]),
+    );
+    expect(history.location.search).toBe('?q=NUMBER+1');
+    // Typing is not a request a key: one search for the words once they rest.
+    const searches = seen.filter((request) => new URL(request.url).searchParams.has('q'));
+    expect(searches.map((request) => new URL(request.url).searchParams.get('q'))).toEqual([
+      'NUMBER 1',
+    ]);
+    await user.clear(screen.getByRole('searchbox', { name: 'Search configs' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search configs' }), 'nothing like it');
+    expect(await within(table).findByText('No configs match.')).toBeTruthy();
+  });
+});
+
+describe('the config list, page by page', () => {
+  it('shows the first page, then the next ones with Load more, until there are none', async () => {
+    const server = new ConfigServer();
+    // The live config and 120 drafts: three pages of 50.
+    for (let n = 1; n <= 120; n++) server.add({ id: `cfg_${n}`, label: `Draft ${n}` });
+    const { seen } = open(server);
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    expect(labelsIn(table)).toHaveLength(50);
+    expect(labelsIn(table)[0]).toBe('Draft 120');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Load more configs' }));
+    await waitFor(() => expect(labelsIn(table)).toHaveLength(100));
+    await user.click(screen.getByRole('button', { name: 'Load more configs' }));
+    await waitFor(() => expect(labelsIn(table)).toHaveLength(121));
+    expect(labelsIn(table).at(-1)).toBe('Initial config');
+    expect(new Set(labelsIn(table)).size).toBe(121);
+    expect(screen.queryByRole('button', { name: 'Load more configs' })).toBeNull();
+    const lists = seen.filter((request) => new URL(request.url).pathname.endsWith('/configs'));
+    expect(lists.map((request) => new URL(request.url).searchParams.has('cursor'))).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+
+  it('says so when a next page fails, and Load more tries again', async () => {
+    const server = new ConfigServer();
+    for (let n = 1; n <= 60; n++) server.add({ id: `cfg_${n}`, label: `Draft ${n}` });
+    open(server);
+    const table = await screen.findByRole('table', { name: 'Configs' });
+    let fail = true;
+    http.use(
+      handle('listConfigs', (request) =>
+        request.query.cursor !== undefined && fail
+          ? { problem: problemOf('rate_limited', 'Slow down') }
+          : server.listConfigsReply(request),
+      ),
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Load more configs' }));
+    expect(await screen.findByText(/More configs could not be loaded/)).toBeTruthy();
+    // The first page stays.
+    expect(labelsIn(table)).toHaveLength(50);
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Load more configs' }));
+    await waitFor(() => expect(labelsIn(table)).toHaveLength(61));
+    expect(screen.queryByText(/More configs could not be loaded/)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { formatAbsolute } from '../../lib/time';
 import { useConfigHistory } from './api/get-config-history';
 import { LIVE, useConfig } from '../../api/get-config';
 import { DataTable } from '../../components/data-table';
+import { LoadMore } from '../../components/load-more';
 
 const ACTION_WORDS: Record<HistoryEntry['action'], string> = {
   create: 'Created',
@@ -113,6 +114,7 @@ export function HistoryPage() {
               </tr>
             )}
           </DataTable>
+          <LoadMore more={history.more} what="changes" />
         </section>
       )}
     </div>

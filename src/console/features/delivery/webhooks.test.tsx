@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,14 @@ function open(hooks = new WebhookServer(), status: AuthStatus = MANAGER) {
   connectForTest();
   http.use(...configs.handlers, ...new ClientKeyServer().handlers, ...hooks.handlers);
   return { hooks, user: userEvent.setup(), ...renderRoutes(routes, { path: '/delivery' }) };
+}
+
+/** Everything the QueryClient's mutation cache holds. */
+function mutationStates(queryClient: QueryClient) {
+  return queryClient
+    .getMutationCache()
+    .getAll()
+    .map((mutation) => mutation.state);
 }
 
 function hooksTable() {
@@ -151,8 +160,8 @@ describe('webhooks on the Delivery page', () => {
     });
   });
 
-  it('Done puts the secret away', async () => {
-    const { user } = open();
+  it('Done puts the secret away, from the screen and from the mutation cache', async () => {
+    const { user, queryClient } = open();
     const form = await screen.findByRole('form', { name: 'Add a webhook' });
     await user.type(within(form).getByLabelText('URL'), HOOK.url);
     await user.click(within(form).getByRole('checkbox', { name: /A config is published/ }));
@@ -161,6 +170,10 @@ describe('webhooks on the Delivery page', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('textbox', { name: 'Signing secret' })).toBeNull();
     expect(screen.queryByText(SECRET_SHOWN_ONCE)).toBeNull();
+    // The form is still on the page: its mutation must not keep the answer.
+    await waitFor(() =>
+      expect(JSON.stringify(mutationStates(queryClient))).not.toContain('whsec_'),
+    );
   });
 
   it("shows the server's refusal of the URL at the URL field", async () => {

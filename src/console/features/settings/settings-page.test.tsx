@@ -353,6 +353,33 @@ describe('the settings page: API keys', () => {
     expect(screen.queryByRole('textbox', { name: 'New API key' })).toBeNull();
   });
 
+  it('keeps the secret out of the mutation cache once it is shown and put away', async () => {
+    connectForTest();
+    server.use(
+      handle('getAuthStatus', () => ({ status: 200, body: adminStatus })),
+      handle('createApiKey', () => ({
+        status: 201,
+        body: { ...keyRecord('key_new2', 'Deploy'), secret: 'sk_secret_of_the_deploy_key' },
+      })),
+      handle('listApiKeys', () => ({ status: 200, body: [] })),
+    );
+    const { queryClient } = await openSettings();
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Deploy');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    await screen.findByRole('textbox', { name: 'New API key' });
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+
+    expect(screen.queryByRole('textbox', { name: 'New API key' })).toBeNull();
+    // The form stays on the page, and with it its mutation: which must not hold the answer.
+    await waitFor(() => {
+      const mutations = queryClient.getMutationCache().getAll();
+      expect(JSON.stringify(mutations.map((mutation) => mutation.state))).not.toContain(
+        'sk_secret_of_the_deploy_key',
+      );
+    });
+  });
+
   it('revokes a key after confirmation; revoking the key in use signs out', async () => {
     connectForTest();
     const keys = [keyRecord('key_admin', 'Admin key'), keyRecord('key_other', 'Old laptop')];

@@ -1,9 +1,11 @@
 /** `GET /configs/{id}/history`: the changes in the line of a config, newest first. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { HistoryList } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
+import { useListPages } from '../../../lib/list-pages';
 import { configsKeys } from '../../../api/config-keys';
 
+/** The first page: the newest changes (what a merge's authors are read from). */
 export function getConfigHistory(id: string, signal?: AbortSignal): Promise<HistoryList> {
   return apiRequest('getConfigHistory', { params: { id }, signal });
 }
@@ -15,6 +17,11 @@ export function configHistoryQueryOptions(id: string) {
   });
 }
 
+/** The history page's changes read so far, page by page. */
 export function useConfigHistory(id: string | null) {
-  return useQuery({ ...configHistoryQueryOptions(id ?? ''), enabled: id !== null });
+  return useListPages('getConfigHistory', {
+    key: configsKeys.historyPages(id ?? ''),
+    params: { id: id ?? '' },
+    enabled: id !== null,
+  });
 }

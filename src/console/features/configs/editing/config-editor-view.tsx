@@ -12,6 +12,7 @@ import { notify } from '../../../lib/notices';
 import { offers } from '../../../lib/permissions';
 import type { ConfigEditorHandle } from '../../../editor/editor-types';
 import { ConfigEditor } from '../../../editor/lazy-monaco';
+import { EDITOR_MARKS, markEditorStep } from '../../../editor/ready-marks';
 import { useDarkScheme } from '../../../editor/use-dark-scheme';
 import { useConfig } from '../../../api/get-config';
 import { ChangesPanel } from '../components/changes-panel';
@@ -118,6 +119,7 @@ export function ConfigEditorView({
   function onEditorReady(handle: ConfigEditorHandle): void {
     editor.current = handle;
     handle.setServerIssues(session.report.issues);
+    markEditorStep(EDITOR_MARKS.serverMarkers);
     primeSavedText(session.savedText);
     const saved = arrival.current;
     arrival.current = null;

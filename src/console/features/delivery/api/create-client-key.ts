@@ -17,7 +17,8 @@ export function useCreateClientKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createClientKey,
-    // The answer is shown once, like a secret: dropped from the cache with its screen.
+    // The answer is shown once, like a secret: the form resets the mutation once it has it, and with no
+    // observer left and gcTime 0 the cache drops it at once (a mounted form would keep it).
     gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeysKeys.list() }),
   });

@@ -1,22 +1,10 @@
-/** `GET /client-keys`: the account's client keys. A 404 means this server does not offer them. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClientKey } from '../../../../contract/delivery';
-import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+/** `GET /client-keys`: the account's client keys, page by page. A 404: not offered. */
+import { useListPages } from '../../../lib/list-pages';
+import { queryKeysOf } from '../../../lib/resource-queries';
 
 export const clientKeysKeys = queryKeysOf('client-keys');
 
-/** The keys, or null when the server does not offer client keys. */
-export function getClientKeys(signal?: AbortSignal): Promise<ClientKey[] | null> {
-  return optionalRequest('listClientKeys', { signal });
-}
-
-export function clientKeysQueryOptions() {
-  return queryOptions({
-    queryKey: clientKeysKeys.list(),
-    queryFn: ({ signal }) => getClientKeys(signal),
-  });
-}
-
+/** The keys read so far (null when the server does not offer client keys). */
 export function useClientKeys({ enabled }: { enabled: boolean }) {
-  return useQuery({ ...clientKeysQueryOptions(), enabled });
+  return useListPages('listClientKeys', { key: clientKeysKeys.pages(), optional: true, enabled });
 }

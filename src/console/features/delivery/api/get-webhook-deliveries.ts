@@ -1,20 +1,12 @@
 /**
- * `GET /webhooks/{id}/deliveries`: an endpoint's recent deliveries, newest first. Read again
- * every few seconds while one of them is pending (the sender is working on it), not otherwise.
+ * `GET /webhooks/{id}/deliveries`: an endpoint's deliveries, newest first, page by page. Read
+ * again every few seconds while one of them is pending (the sender is working on it).
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { WebhookDelivery } from '../../../../contract/webhooks';
-import { apiRequest } from '../../../lib/api-client';
+import { useListPages } from '../../../lib/list-pages';
 import { webhooksKeys } from './get-webhooks';
 
 export const PENDING_REFRESH_MS = 2_000;
-
-export function getWebhookDeliveries(
-  webhookId: string,
-  signal?: AbortSignal,
-): Promise<WebhookDelivery[]> {
-  return apiRequest('listWebhookDeliveries', { params: { id: webhookId }, signal });
-}
 
 /** How soon to read again: while a delivery is pending, PENDING_REFRESH_MS; else never. */
 export function refreshInterval(
@@ -23,14 +15,10 @@ export function refreshInterval(
   return deliveries?.some((delivery) => delivery.status === 'pending') ? PENDING_REFRESH_MS : false;
 }
 
-export function webhookDeliveriesQueryOptions(webhookId: string) {
-  return queryOptions({
-    queryKey: webhooksKeys.deliveries(webhookId),
-    queryFn: ({ signal }) => getWebhookDeliveries(webhookId, signal),
-    refetchInterval: (query) => refreshInterval(query.state.data),
-  });
-}
-
 export function useWebhookDeliveries(webhookId: string) {
-  return useQuery(webhookDeliveriesQueryOptions(webhookId));
+  return useListPages('listWebhookDeliveries', {
+    key: webhooksKeys.deliveries(webhookId),
+    params: { id: webhookId },
+    refreshEvery: refreshInterval,
+  });
 }

@@ -1,25 +1,13 @@
-/** `GET /webhooks`: the account's webhook endpoints. A 404 means this server does not offer them. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Webhook } from '../../../../contract/webhooks';
-import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+/** `GET /webhooks`: the account's webhook endpoints, page by page. A 404: not offered. */
+import { useListPages } from '../../../lib/list-pages';
+import { queryKeysOf } from '../../../lib/resource-queries';
 
 export const webhooksKeys = {
   ...queryKeysOf('webhooks'),
   deliveries: (webhookId: string) => [...webhooksKeys.all, 'deliveries', webhookId] as const,
 };
 
-/** The endpoints, or null when the server does not offer webhooks. */
-export function getWebhooks(signal?: AbortSignal): Promise<Webhook[] | null> {
-  return optionalRequest('listWebhooks', { signal });
-}
-
-export function webhooksQueryOptions() {
-  return queryOptions({
-    queryKey: webhooksKeys.list(),
-    queryFn: ({ signal }) => getWebhooks(signal),
-  });
-}
-
+/** The endpoints read so far (null when the server does not offer webhooks). */
 export function useWebhooks({ enabled }: { enabled: boolean }) {
-  return useQuery({ ...webhooksQueryOptions(), enabled });
+  return useListPages('listWebhooks', { key: webhooksKeys.pages(), optional: true, enabled });
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { ConfigContents } from '../../../../configs';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import type { ClientKey } from '../../../../contract/delivery';
+import { LoadMore } from '../../../components/load-more';
 import { ManagedSection } from '../../../components/managed-section';
 import { ShownOnce } from '../../../components/shown-once';
 import { useConnection } from '../../../lib/connection';
@@ -78,6 +79,7 @@ export function ClientKeysSection({
         {(list) => (
           <>
             <ClientKeyTable keys={list} onRevoke={setRevoking} />
+            <LoadMore more={keys.more} what="client keys" />
             <CreateClientKeyForm
               apps={contents === undefined ? undefined : (contents?.apps ?? [])}
               onCreated={setCreated}

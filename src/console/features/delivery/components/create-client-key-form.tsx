@@ -68,6 +68,8 @@ export function CreateClientKeyForm({ apps, onCreated }: CreateClientKeyFormProp
     };
     create.mutate(request, {
       onSuccess: (key) => {
+        // From here the answer is this screen's alone: the mutation cache lets go of it.
+        create.reset();
         reset();
         notify(`Created the client key ${key.name}.`);
         onCreated(key);

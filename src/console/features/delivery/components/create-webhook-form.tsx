@@ -75,6 +75,8 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (webhook: CreatedW
     };
     create.mutate(request, {
       onSuccess: (webhook) => {
+        // From here the answer is this screen's alone: the mutation cache lets go of it.
+        create.reset();
         reset();
         notify(`Added the webhook to ${webhook.url}.`);
         onCreated(webhook);

@@ -3,6 +3,7 @@
  * Drawn only while its disclosure is open, so only shown lists are read (and re-read every
  * few seconds while a delivery is pending).
  */
+import { LoadMore } from '../../../components/load-more';
 import { useState } from 'react';
 import type { Webhook, WebhookDelivery } from '../../../../contract/webhooks';
 import { Button } from '../../../components/button';
@@ -81,53 +82,56 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
           <Button onClick={() => void deliveries.refetch()}>Try again</Button>
         </div>
       ) : (
-        <DataTable
-          caption={`Deliveries to ${webhook.url}`}
-          columns={['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
-          rows={deliveries.data}
-          empty="No deliveries yet."
-        >
-          {(delivery) => (
-            <tr key={delivery.id}>
-              <td>
-                {describeEvent(delivery.event)}
-                <p className="cell-note">
-                  <code>{delivery.id}</code> <Time value={delivery.created_at} />
-                </p>
-              </td>
-              <td>
-                <span className={`delivery-status delivery-status-${delivery.status}`}>
-                  {STATUS_WORDS[delivery.status]}
-                </span>
-                {delivery.status === 'failed' && (
-                  <Button
-                    className="button-small"
-                    onClick={() => onRetry(delivery)}
-                    pending={retry.isPending && retry.variables === delivery.id}
-                  >
-                    Retry
-                  </Button>
-                )}
-              </td>
-              <td>{delivery.attempts}</td>
-              <td>{lastAnswer(delivery)}</td>
-              <td>
-                {delivery.next_attempt_at === null ? (
-                  'None'
-                ) : (
-                  <>
-                    {Date.parse(delivery.next_attempt_at) <= now
-                      ? 'Due now'
-                      : formatRelative(delivery.next_attempt_at, now)}
-                    <p className="cell-note">
-                      <Time value={delivery.next_attempt_at} />
-                    </p>
-                  </>
-                )}
-              </td>
-            </tr>
-          )}
-        </DataTable>
+        <>
+          <DataTable
+            caption={`Deliveries to ${webhook.url}`}
+            columns={['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt']}
+            rows={deliveries.data ?? []}
+            empty="No deliveries yet."
+          >
+            {(delivery) => (
+              <tr key={delivery.id}>
+                <td>
+                  {describeEvent(delivery.event)}
+                  <p className="cell-note">
+                    <code>{delivery.id}</code> <Time value={delivery.created_at} />
+                  </p>
+                </td>
+                <td>
+                  <span className={`delivery-status delivery-status-${delivery.status}`}>
+                    {STATUS_WORDS[delivery.status]}
+                  </span>
+                  {delivery.status === 'failed' && (
+                    <Button
+                      className="button-small"
+                      onClick={() => onRetry(delivery)}
+                      pending={retry.isPending && retry.variables === delivery.id}
+                    >
+                      Retry
+                    </Button>
+                  )}
+                </td>
+                <td>{delivery.attempts}</td>
+                <td>{lastAnswer(delivery)}</td>
+                <td>
+                  {delivery.next_attempt_at === null ? (
+                    'None'
+                  ) : (
+                    <>
+                      {Date.parse(delivery.next_attempt_at) <= now
+                        ? 'Due now'
+                        : formatRelative(delivery.next_attempt_at, now)}
+                      <p className="cell-note">
+                        <Time value={delivery.next_attempt_at} />
+                      </p>
+                    </>
+                  )}
+                </td>
+              </tr>
+            )}
+          </DataTable>
+          <LoadMore more={deliveries.more} what="deliveries" />
+        </>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import type { CreatedWebhook, Webhook } from '../../../../contract/webhooks';
+import { LoadMore } from '../../../components/load-more';
 import { ManagedSection } from '../../../components/managed-section';
 import { ShownOnce } from '../../../components/shown-once';
 import { offers } from '../../../lib/permissions';
@@ -56,6 +57,7 @@ export function WebhooksSection({ status }: { status: AuthStatus }) {
       {(list) => (
         <>
           <WebhookTable webhooks={list} onDelete={setDeleting} />
+          <LoadMore more={webhooks.more} what="webhooks" />
           <CreateWebhookForm onCreated={setCreated} />
           {created && (
             <ShownOnce

@@ -17,7 +17,8 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createApiKey,
-    // The answer holds the secret: dropped from the cache as soon as its screen is gone.
+    // The answer holds the secret: the form resets the mutation once it has it, and with no
+    // observer left and gcTime 0 the cache drops it at once (a mounted form would keep it).
     gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKeys.list() }),
   });

@@ -1,22 +1,10 @@
-/** `GET /api-keys`: the account's keys. A 404 means this server does not offer it. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiKeyList } from '../../../../contract/api-keys';
-import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+/** `GET /api-keys`: the account's keys, page by page. A 404 means this server does not offer it. */
+import { useListPages } from '../../../lib/list-pages';
+import { queryKeysOf } from '../../../lib/resource-queries';
 
 export const apiKeysKeys = queryKeysOf('api-keys');
 
-/** The keys, or null when the server does not offer key management. */
-export function getApiKeys(signal?: AbortSignal): Promise<ApiKeyList | null> {
-  return optionalRequest('listApiKeys', { signal });
-}
-
-export function apiKeysQueryOptions() {
-  return queryOptions({
-    queryKey: apiKeysKeys.list(),
-    queryFn: ({ signal }) => getApiKeys(signal),
-  });
-}
-
+/** The keys read so far (null when the server does not offer key management). */
 export function useApiKeys({ enabled }: { enabled: boolean }) {
-  return useQuery({ ...apiKeysQueryOptions(), enabled });
+  return useListPages('listApiKeys', { key: apiKeysKeys.pages(), optional: true, enabled });
 }

@@ -6,6 +6,7 @@ import {
   type AuthStatus,
   type Permission,
 } from '../../../../contract/auth-status';
+import { LoadMore } from '../../../components/load-more';
 import { ManagedSection } from '../../../components/managed-section';
 import { useNow } from '../../../lib/time';
 import { useApiKeys } from '../api/get-api-keys';
@@ -52,6 +53,7 @@ export function ApiKeysSection({ status }: { status: AuthStatus }) {
       {(list) => (
         <>
           <ApiKeyTable keys={list} now={now} onRevoke={setRevoking} />
+          <LoadMore more={keys.more} what="keys" />
           <CreateApiKeyForm permissions={ownPermissions(status)} />
         </>
       )}

@@ -66,6 +66,8 @@ export function CreateApiKeyForm({ permissions }: { permissions: readonly Permis
     };
     create.mutate(request, {
       onSuccess: (key) => {
+        // From here the answer is this screen's alone: the mutation cache lets go of it.
+        create.reset();
         setCreated(key);
         reset();
         notify(`Created the key ${key.name}.`);
