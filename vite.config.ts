@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import ts from 'typescript';
 
 /** Packages only the editor route loads (Monaco, monaco-yaml and what they bring). */
 const EDITOR_PACKAGES =
@@ -35,9 +36,57 @@ function ownSourceMapsOnly(): Plugin {
   };
 }
 
+/**
+ * The contract's descriptions are for the OpenAPI document, which the service makes: in the
+ * console's build each one becomes '' (keeping its lines), so the first page does not carry
+ * the API's prose. Error messages (checks) stay: forms show them.
+ */
+function contractDescriptionsOut(): Plugin {
+  const contractDir = fileURLToPath(new URL('./src/contract/', import.meta.url));
+  return {
+    name: 'contract-descriptions-out',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.startsWith(contractDir) || !id.endsWith('.ts') || id.endsWith('.test.ts')) return;
+      const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const ranges: { start: number; end: number }[] = [];
+      const visit = (node: ts.Node): void => {
+        if (
+          ts.isCallExpression(node) &&
+          ts.isIdentifier(node.expression) &&
+          node.expression.text === 'described' &&
+          node.arguments[1]
+        ) {
+          ranges.push({ start: node.arguments[1].getStart(source), end: node.arguments[1].end });
+        }
+        if (
+          ts.isPropertyAssignment(node) &&
+          ts.isIdentifier(node.name) &&
+          node.name.text === 'description' &&
+          ts.isObjectLiteralExpression(node.parent) &&
+          ts.isCallExpression(node.parent.parent) &&
+          ts.isPropertyAccessExpression(node.parent.parent.expression) &&
+          node.parent.parent.expression.name.text === 'register'
+        ) {
+          ranges.push({ start: node.initializer.getStart(source), end: node.initializer.end });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      if (ranges.length === 0) return;
+      let out = code;
+      for (const { start, end } of ranges.sort((a, b) => b.start - a.start)) {
+        const lines = code.slice(start, end).split('\n').length - 1;
+        out = `${out.slice(0, start)}''${'\n'.repeat(lines)}${out.slice(end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 // The console is a static SPA built into dist/; the service serves it.
 export default defineConfig({
-  plugins: [react(), ownSourceMapsOnly()],
+  plugins: [react(), ownSourceMapsOnly(), contractDescriptionsOut()],
   resolve: {
     alias: [
       {

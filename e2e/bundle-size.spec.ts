@@ -40,7 +40,7 @@ test('the build leaves a brotli and a gzip copy beside every script and style sh
  * size rounded up (docs/benchmarks.md), keeps the entry from growing back towards the budget
  * unnoticed.
  */
-const TODAYS_INITIAL_JS = 119 * 1024;
+const TODAYS_INITIAL_JS = 117 * 1024;
 
 test('the JS the first page loads stays within its budget, and does not grow', () => {
   const initialJs = initialJsGzipBytes(DIST);

@@ -177,6 +177,7 @@ describe('the contract table', () => {
         'listReviews',
         'listWebhookDeliveries',
         'listWebhooks',
+        'getAudit',
       ].sort(),
     );
     for (const [name, endpoint] of lists) {
