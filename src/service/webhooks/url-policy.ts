@@ -39,10 +39,17 @@ for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96],
+  // Local-use NAT64 (RFC 8215): translates to whatever IPv4 the local network chooses.
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo and 6to4 carry an IPv4 address inside, which may be a private one.
+  ['2001::', 32],
   ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
