@@ -55,6 +55,21 @@ describe('the console', () => {
     expect(page.body).toContain('<title>Console</title>');
   });
 
+  it.each(['gzip', 'br', 'gzip, deflate, br', ''])(
+    'answers GET / with the page to Accept: */* and Accept-Encoding: %s (what curl --compressed sends)',
+    async (encoding) => {
+      service = await startTestService({ consoleDir });
+      const page = await service.call(undefined, {
+        method: 'GET',
+        url: '/',
+        headers: { accept: '*/*', ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('<title>Console</title>');
+    },
+  );
+
   it('does not serve source maps: a 404 problem, like any missing file', async () => {
     service = await startTestService({ consoleDir });
     const map = await get('/assets/entry-abc123.js.map');

@@ -56,7 +56,9 @@ export async function registerConsole(
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
-      index: 'index.html',
+      // `/` is routed below: the plugin's own index route looks for a compressed index.html,
+      // finds none (only assets are precompressed) and answered 404 to `Accept-Encoding: gzip`.
+      index: false,
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
@@ -73,10 +75,8 @@ export async function registerConsole(
         ...(page ? ['index.html'] : []),
       ],
     });
-    if (page) {
-      app.get('/', sendPage);
-      app.get('/index.html', sendPage);
-    }
+    app.get('/', sendPage);
+    if (page) app.get('/index.html', sendPage);
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
