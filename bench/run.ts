@@ -16,6 +16,7 @@ import { benchDeliveryStream } from './service/delivery-stream';
 import { benchDeliveryView } from './service/delivery-view';
 import { benchEditUnderLoad } from './service/edit-under-load';
 import { benchMergeEdit } from './service/merge-edit';
+import { benchListPages } from './service/list-pages';
 import { benchStoredText } from './service/stored-text';
 import { judged, round, type Figure } from './lib/figures';
 
@@ -24,7 +25,7 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream', 'storage'],
+  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream', 'storage', 'lists'],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -61,7 +62,8 @@ if (
   runs('load') ||
   runs('auth') ||
   runs('delivery') ||
-  runs('stream')
+  runs('stream') ||
+  runs('lists')
 ) {
   // The service as `npm start` runs it: bin/provisioning.js runs this bundle while it is
   // newer than every source, else the TypeScript through tsx, which is slower (auth-status.ts).
@@ -83,6 +85,7 @@ if (runs('auth')) await section('GET /auth/status', benchAuthStatus);
 if (runs('delivery')) await section('GET /delivery/{key}/apps/{app}, 304', benchDeliveryView);
 if (runs('stream')) await section('push: publish → SSE event', benchDeliveryStream);
 if (runs('storage')) await section('config text at rest', benchStoredText);
+if (runs('lists')) await section('first pages after years of use', benchListPages);
 if (runs('sizes') || runs('browser')) {
   // The console as it ships: built now, so that a clean clone can run the bench.
   process.stderr.write('bench: building the console…\n');
