@@ -67,8 +67,11 @@ export class ConfigService {
       return { items: [], next: undefined };
     }
     const policy = await this.store.getPolicy(accountId);
+    if (review === undefined || review === 'none') {
+      const { configs, liveId } = await this.store.listConfigs(accountId, filter, page);
+      return mapPage(configs, (row) => toSummary(row, liveId, policy));
+    }
     const matches = (summary: ConfigSummary, row: ConfigSummaryRow): boolean => {
-      if (review === undefined || review === 'none') return true;
       const state = summary.review?.state;
       if (review !== 'waiting_for_me') return state === review;
       const me = principal.user.email;
