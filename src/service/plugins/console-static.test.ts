@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
@@ -53,6 +53,37 @@ describe('the console', () => {
     const page = await get('/configs/abc', 'text/html');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>Console</title>');
+  });
+
+  it('answers GET / to a client taking gzip and anything (curl --compressed)', async () => {
+    service = await startTestService({ consoleDir });
+    const answer = await (service as TestService).call(undefined, {
+      method: 'GET',
+      url: '/',
+      headers: { accept: '*/*', 'accept-encoding': 'gzip' },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain('<title>Console</title>');
+  });
+
+  it('sends index.html precompressed when the build left a compressed copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-'));
+    try {
+      const html = `<!doctype html><title>Console</title>${'<!-- padding -->'.repeat(100)}`;
+      writeFileSync(join(dir, 'index.html'), html);
+      writeFileSync(join(dir, 'index.html.gz'), gzipSync(html));
+      service = await startTestService({ consoleDir: dir });
+      const answer = await (service as TestService).call(undefined, {
+        method: 'GET',
+        url: '/',
+        headers: { accept: '*/*', 'accept-encoding': 'gzip' },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(answer.rawPayload).toString('utf8')).toBe(html);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('does not serve source maps: a 404 problem, like any missing file', async () => {
@@ -151,4 +182,28 @@ describe('compression and caching of the console', () => {
       expect(again.body, url).toBe('');
     }
   });
+});
+
+describe('the built console', () => {
+  // The build's own output, as `npm start` serves it (built by `npm run build`).
+  const builtDir = process.env.BUILT_CONSOLE_DIR ?? join(process.cwd(), 'dist');
+
+  it.skipIf(!existsSync(join(builtDir, 'index.html')))(
+    "answers GET / to what curl --compressed sends (Accept: */*, gzip) with the console's page",
+    async () => {
+      service = await startTestService({ consoleDir: builtDir });
+      const answer = await (service as TestService).call(undefined, {
+        method: 'GET',
+        url: '/',
+        headers: { accept: '*/*', 'accept-encoding': 'gzip' },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-type']).toContain('text/html');
+      const body =
+        answer.headers['content-encoding'] === 'gzip'
+          ? gunzipSync(answer.rawPayload).toString('utf8')
+          : answer.body;
+      expect(body).toContain('<div id="root">');
+    },
+  );
 });

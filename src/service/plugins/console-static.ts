@@ -56,7 +56,9 @@ export async function registerConsole(
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
-      index: 'index.html',
+      // `/` is a route of ours: the plugin's own, with preCompressed, looks for
+      // index.html.gz and answers 404 to a client taking gzip when there is none.
+      index: false,
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
@@ -73,10 +75,8 @@ export async function registerConsole(
         ...(page ? ['index.html'] : []),
       ],
     });
-    if (page) {
-      app.get('/', sendPage);
-      app.get('/index.html', sendPage);
-    }
+    app.get('/', sendPage);
+    if (page) app.get('/index.html', sendPage);
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
