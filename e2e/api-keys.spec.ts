@@ -16,7 +16,13 @@ import {
 } from './fixtures';
 
 const COLUMNS = ['Name', 'Key', 'Permissions', 'Created', 'Last used', 'Expires', 'Status'];
-const ALL_PERMISSIONS = ['config:read', 'config:write', 'config:publish', 'api_keys:manage'];
+const ALL_PERMISSIONS = [
+  'config:read',
+  'config:write',
+  'config:publish',
+  'api_keys:manage',
+  'audit:read',
+];
 
 function keysTable(page: Page) {
   return page.getByRole('table', { name: 'API keys' });

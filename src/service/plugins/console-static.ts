@@ -56,8 +56,8 @@ export async function registerConsole(
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
-      // `/` is routed below: the plugin's own index route looks for a compressed index.html,
-      // finds none (only assets are precompressed) and answered 404 to `Accept-Encoding: gzip`.
+      // `/` is a route of ours: the plugin's own, with preCompressed, looks for
+      // index.html.gz and answers 404 to a client taking gzip when there is none.
       index: false,
       preCompressed: true,
       cacheControl: false,

@@ -55,6 +55,25 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
+  // One address per IANA special-purpose range that was once missing from the list.
+  it.each([
+    ['6to4', '2002:a00:1::1'],
+    ['6to4 carrying a public IPv4 address', '2002:808:808::1'],
+    ['local-use NAT64', '64:ff9b:1::a00:1'],
+    ['well-known NAT64 carrying a public IPv4 address', '64:ff9b::808:808'],
+    ['IETF protocol assignments (Teredo)', '2001::1'],
+    ['IETF protocol assignments (benchmarking)', '2001:2::1'],
+    ['IETF protocol assignments (ORCHIDv2)', '2001:20::1'],
+    ['documentation (3fff::/20)', '3fff::1'],
+    ['SRv6 SIDs', '5f00::1'],
+    ['site-local (deprecated)', 'fec0::1'],
+    ['IPv4-compatible (deprecated)', '::a00:1'],
+    ['IPv4-translated', '::ffff:0:a00:1'],
+    ['6to4 relay anycast', '192.88.99.1'],
+  ])('%s: %s is not public', (_range, address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
   it.each([
     '1.1.1.1',
     '8.8.8.8',
@@ -67,6 +86,8 @@ describe('isPublicAddress', () => {
     '198.20.0.0',
     '223.255.255.255',
     '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2001:200::1',
     '2a00:1450:4001::200e',
     '::ffff:8.8.8.8',
   ])('%s is public', (address) => {

@@ -12,9 +12,10 @@ export interface UrlPolicy {
 }
 
 /**
- * Addresses that are not on the public internet. IPv4-mapped IPv6 (`::ffff:0:0/96`) is not
- * listed: BlockList would then match every IPv4 address; such an address is judged as the
- * IPv4 address it carries instead (isPublicAddress).
+ * Addresses that are not on the public internet: IANA's special-purpose registries, plus the
+ * transition prefixes (6to4, NAT64, IPv4-compatible) that can carry a private IPv4 address.
+ * IPv4-mapped IPv6 (`::ffff:0:0/96`) is not listed: BlockList would then match every IPv4
+ * address; such an address is judged as the IPv4 address it carries instead.
  */
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -26,6 +27,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -36,17 +38,16 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
-  // Local-use NAT64 (RFC 8215): translates to whatever IPv4 the local network chooses.
   ['64:ff9b:1::', 48],
   ['100::', 64],
-  // Teredo and 6to4 carry an IPv4 address inside, which may be a private one.
-  ['2001::', 32],
+  ['2001::', 23],
   ['2001:db8::', 32],
   ['2002::', 16],
   ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
