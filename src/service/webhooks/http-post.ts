@@ -4,7 +4,7 @@
  * cannot answer differently between the check and the connect. Redirects are not followed;
  * the answer is read only up to a small limit; the whole attempt has one deadline.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { Resolver as DnsResolver } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -15,10 +15,39 @@ export interface ResolvedAddress {
   readonly family: number;
 }
 
-/** Resolves a host name to all its addresses (`dns.promises.lookup(host, {all: true})`). */
+/** Resolves a host name to all its addresses. */
 export type Resolver = (host: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+/** How long one query waits for the name server, and how many times it is sent. */
+export const DNS_TIMEOUT_MS = 2_000;
+export const DNS_TRIES = 2;
+
+const LOOPBACK: readonly ResolvedAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/**
+ * Queries the name servers with c-ares (`resolve4`/`resolve6`), never `dns.lookup`, which
+ * blocks one of libuv's 4 threads per lookup: a slow name server would stall the file and
+ * compression work of API requests. Each query is bounded by DNS_TIMEOUT_MS × DNS_TRIES.
+ * `localhost` is loopback (RFC 6761) without asking anyone.
+ */
+export function nameServerResolver(servers?: readonly string[]): Resolver {
+  const dns = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  if (servers) dns.setServers([...servers]);
+  return async (host) => {
+    const name = host.toLowerCase();
+    if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
+    const [v4, v6] = await Promise.allSettled([dns.resolve4(host), dns.resolve6(host)]);
+    return [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+  };
+}
+
+export const systemResolver: Resolver = nameServerResolver();
 
 export interface HttpPostSettings {
   readonly policy: UrlPolicy;
