@@ -18,6 +18,7 @@ import {
   DOCUMENT_SECURITY_HEADERS,
   documentSecurityHeaders,
   registerSecurityHeaders,
+  STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
 
 let consoleDir: string;
@@ -109,6 +110,24 @@ describe('security headers', () => {
         securityPart(headers, Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, '']))),
       ).toEqual(Object.fromEntries(DOCUMENT_ONLY.map((name) => [name, undefined])));
     }
+    await app.close();
+  });
+
+  it('add HSTS behind TLS (a trusted proxy saying https), never over plain HTTP', async () => {
+    const app = Fastify({ trustProxy: '127.0.0.1' });
+    registerSecurityHeaders(app);
+    app.get('/api/v1/thing', async () => ({ ok: true }));
+    const over = (proto?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/api/v1/thing',
+        headers: proto ? { 'x-forwarded-proto': proto } : {},
+      });
+    expect((await over('https')).headers['strict-transport-security']).toBe(
+      STRICT_TRANSPORT_SECURITY,
+    );
+    expect((await over('http')).headers['strict-transport-security']).toBeUndefined();
+    expect((await over()).headers['strict-transport-security']).toBeUndefined();
     await app.close();
   });
 

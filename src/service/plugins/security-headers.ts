@@ -23,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /**
- * What helmet 8 sends with these options (HSTS off: a proxy in front sets it over TLS), with
+ * What helmet 8 sends with these options (HSTS apart: only behind TLS), with
  * `connect-src` widened to the other origins the console may call (`CORS_ORIGINS`).
  */
 export function documentSecurityHeaders(
@@ -52,7 +52,7 @@ export function documentSecurityHeaders(
 
 export const DOCUMENT_SECURITY_HEADERS = documentSecurityHeaders();
 
-/** OWASP REST Security Cheat Sheet, "Security headers" (HSTS, again, is the proxy's). */
+/** OWASP REST Security Cheat Sheet, "Security headers"; HSTS is added behind TLS. */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -84,6 +84,12 @@ export function securityHeadersFor(
   return url.startsWith(DELIVERY_PATH_PREFIX) ? DELIVERY_SECURITY_HEADERS : API_SECURITY_HEADERS;
 }
 
+/**
+ * Over TLS only (the service's own, or a trusted proxy's `X-Forwarded-Proto: https`): a
+ * browser told over plain HTTP would be told by whoever sits in the middle.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 export function registerSecurityHeaders(
   app: FastifyInstance,
   { connectOrigins = [] }: { connectOrigins?: readonly string[] } = {},
@@ -91,6 +97,9 @@ export function registerSecurityHeaders(
   const documentHeaders = documentSecurityHeaders(connectOrigins);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeadersFor(request.url, documentHeaders));
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+    }
     done();
   });
 }
