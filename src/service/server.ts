@@ -70,7 +70,7 @@ export async function startServer(
       stopped = true;
       await closeWithin(app, DRAIN_DEADLINE_MS);
       await store.close();
-      log.close();
+      await log.close();
     },
   };
 }
