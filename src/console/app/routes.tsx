@@ -57,6 +57,10 @@ const abTestPage = lazyPage(
   async () => (await import('../features/ab-tests/ab-test-page')).AbTestPage,
   abTestsLoading,
 );
+const auditPage = lazyPage(
+  async () => (await import('../features/audit/audit-page')).AuditPage,
+  'Loading the audit trail…',
+);
 const deliveryPage = lazyPage(
   async () => (await import('../features/delivery/delivery-page')).DeliveryPage,
   'Loading the delivery…',
@@ -86,6 +90,7 @@ export const routes: RouteObject[] = [
               { path: 'ab-tests/new', element: createAbTestPage },
               { path: 'ab-tests/:configId/:testId', element: abTestPage },
               { path: 'delivery', element: deliveryPage },
+              { path: 'audit', element: auditPage },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -3,20 +3,25 @@ import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-rou
 import { ErrorBoundary, RegionError } from '../../components/error-boundary';
 import { Notices } from '../../components/notices';
 import { WhoamiPanel } from '../../features/whoami/components/whoami-panel';
+import type { Permission } from '../../../contract/auth-status';
+import { useAuthStatus } from '../../lib/auth';
 import { useConnection } from '../../lib/connection';
+import { offers } from '../../lib/permissions';
 import { PRODUCT_NAME } from '../../lib/page-title';
 import { RouteErrorBoundary } from './route-error';
 
-const NAV = [
+const NAV: readonly { to: string; label: string; needs?: Permission }[] = [
   { to: '/configs', label: 'Configs' },
   { to: '/ab-tests', label: 'A/B tests' },
   { to: '/delivery', label: 'Delivery' },
+  { to: '/audit', label: 'Audit trail', needs: 'audit:read' },
   { to: '/settings', label: 'Settings' },
-] as const;
+];
 
 /** Banner, the navigation "Main", the page, and while connected the whoami panel. */
 export function Layout() {
   const connection = useConnection();
+  const status = useAuthStatus().data;
   const { pathname } = useLocation();
   const navigationType = useNavigationType();
   const main = useRef<HTMLElement>(null);
@@ -42,11 +47,13 @@ export function Layout() {
         </Link>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to}>{item.label}</NavLink>
-              </li>
-            ))}
+            {NAV.filter((item) => !item.needs || (connection && offers(status, item.needs))).map(
+              (item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to}>{item.label}</NavLink>
+                </li>
+              ),
+            )}
           </ul>
         </nav>
       </header>
