@@ -47,7 +47,7 @@ export function registerConfigRoutes(app: FastifyInstance, configs: ConfigServic
     return { status: 204, body: undefined };
   });
 
-  const historyPages = pagedList('history', 1);
+  const historyPages = pagedList('history', 2);
   registerEndpoint(app, 'getConfigHistory', async ({ principal, params, query }) => {
     const page = await configs.history(principal, params.id, historyPages.request(query));
     return { body: page.items, nextCursor: historyPages.cursorAfter(page) };

@@ -431,12 +431,14 @@ export function malformedRequestFor(
         .filter((text) => text.length > 0 && isWellFormed(text))
         .map((text) => `cursor=${encodeURIComponent(text)}`),
     );
-    const bad =
-      endpoint.paged && 'kind' in endpoint.query.shape
-        ? fc.oneof(badKind, badPage)
-        : endpoint.paged
-          ? badPage
-          : badKind;
+    const badTime = fc.constantFrom('from=yesterday', 'to=2026-13-45', 'from=1', 'to=');
+    const shape = endpoint.query.shape;
+    const kinds = [
+      ...('kind' in shape ? [badKind] : []),
+      ...(endpoint.paged ? [badPage] : []),
+      ...('from' in shape ? [badTime] : []),
+    ];
+    const bad = kinds.length > 0 ? fc.oneof(...kinds) : badKind;
     categories.push(
       bad.map((query) => ({
         category: 'bad query',

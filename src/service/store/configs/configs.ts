@@ -5,7 +5,7 @@
 import type { ConfigKind } from '../../../contract/config-edit';
 import type { Page, PageRequest } from '../pages';
 import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
-import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
@@ -85,19 +85,24 @@ const SET_LIVE = sql(
 );
 const INSERT_HISTORY = insertInto('history', HISTORY_COLUMNS);
 /** The line: this config, then the one it was copied from, and so on; newest first in each. */
-const HISTORY_LINE = keysetQuery(
+/** Configs of the line a stretch at a time: from one config back through what it was copied from. */
+const LINE_STRETCH = sql(
   `WITH RECURSIVE line (id, base_config_id, depth) AS (
      SELECT id, base_config_id, 0 FROM configs WHERE account_id = ? AND id = ?
      UNION ALL
      SELECT c.id, c.base_config_id, line.depth + 1
        FROM configs c JOIN line ON c.id = line.base_config_id
-      WHERE c.account_id = ? AND line.depth < 100000
+      WHERE c.account_id = ? AND line.depth + 1 < ?
    )
-   SELECT h.* FROM history h JOIN line ON h.config_id = line.id
-    WHERE h.account_id = ?`,
-  ['h.seq'],
-  'DESC',
+   SELECT id, base_config_id, depth FROM line ORDER BY depth`,
 );
+/** One config's entries, newest first, below a seq. */
+const HISTORY_OF_CONFIG = sql(
+  'SELECT * FROM history WHERE account_id = ? AND config_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+);
+/** Configs walked per statement while a page fills. */
+const LINE_STRETCH_LENGTH = 32;
+const BEFORE_EVERY_SEQ = Number.MAX_SAFE_INTEGER;
 const HISTORY_AFTER = sql(
   'SELECT * FROM history WHERE account_id = ? AND config_id = ? AND revision > ? ORDER BY seq',
 );
@@ -199,13 +204,47 @@ export function* liveIdOf(accountId: string): Op<string | undefined> {
 }
 
 /** The line's entries newest first, a page at a time. */
+/**
+ * The line's entries: this config's newest first, then those of the config it was copied
+ * from, and so on back (key: the config's depth in the line, the entry's seq). The line is
+ * walked only as far as the page needs, so the first page of a config with 10,000 versions
+ * behind it reads its first few configs, not all of them.
+ */
 export function* history(
   accountId: string,
   configId: string,
   page: PageRequest,
 ): Op<Page<HistoryRecord>> {
-  const params = [accountId, configId, accountId, accountId];
-  return yield* readPage(HISTORY_LINE, params, page, seqKeyOf, toHistory);
+  const [afterDepth, afterSeq] = (page.after ?? [0, BEFORE_EVERY_SEQ]) as [number, number];
+  const found: { entry: Row; depth: number }[] = [];
+  // The stretch of the line that holds the cursor's depth starts from the head, walked to it.
+  let from: string | null = configId;
+  let depth = 0;
+  while (from !== null && found.length <= page.limit) {
+    const stretch = yield* all(LINE_STRETCH, accountId, from, accountId, LINE_STRETCH_LENGTH);
+    if (stretch.length === 0) break;
+    for (const config of stretch) {
+      const at = depth + Number(config.depth);
+      if (at < afterDepth) continue;
+      const below = at === afterDepth ? afterSeq : BEFORE_EVERY_SEQ;
+      const wanted = page.limit + 1 - found.length;
+      const entries = yield* all(HISTORY_OF_CONFIG, accountId, config.id, below, wanted);
+      for (const entry of entries) found.push({ entry, depth: at });
+      if (found.length > page.limit) break;
+    }
+    const last = stretch[stretch.length - 1] as Row;
+    from = (last.base_config_id as string | null) ?? null;
+    depth += stretch.length;
+  }
+  const shown = found.slice(0, page.limit);
+  const lastShown = shown[shown.length - 1];
+  return {
+    items: shown.map(({ entry }) => toHistory(entry)),
+    next:
+      found.length > page.limit && lastShown
+        ? [lastShown.depth, Number(lastShown.entry.seq)]
+        : undefined,
+  };
 }
 
 export function* historyAfter(
