@@ -147,6 +147,37 @@ describe('GET /audit', () => {
     expectProblem(await send(service, narrow, 'exportAudit'), 403);
   });
 
+  it('records a test event sent and a failed delivery retried, naming the delivery', async () => {
+    const webhook = await ok(service, admin, 'createWebhook', {
+      payload: { url: SECRET_WEBHOOK_URL, events: ['config.published'] },
+    });
+    const sent = await ok(service, admin, 'sendTestWebhook', { params: { id: webhook.id } });
+    // No sender runs here: the delivery is failed by hand, as an endpoint that stayed down.
+    await service.rows(
+      "UPDATE webhook_deliveries SET status = 'failed' WHERE id = ? RETURNING id",
+      sent.id,
+    );
+    await ok(service, admin, 'retryWebhookDelivery', {
+      params: { id: webhook.id, delivery_id: sent.id },
+    });
+    const trail = await allPagesOf(service, admin, 'getAudit', { query: { target: webhook.id } });
+    expect(trail.map((entry) => [entry.action, entry.detail.delivery_id])).toEqual([
+      ['webhook.retry', sent.id],
+      ['webhook.test', sent.id],
+      ['webhook.create', undefined],
+    ]);
+    // A retry refused (the delivery is pending again) records nothing.
+    expectProblem(
+      await send(service, admin, 'retryWebhookDelivery', {
+        params: { id: webhook.id, delivery_id: sent.id },
+      }),
+      409,
+    );
+    expect(
+      await allPagesOf(service, admin, 'getAudit', { query: { action: 'webhook.retry' } }),
+    ).toHaveLength(1);
+  });
+
   it('refuses a bad filter with 400 naming it', async () => {
     const response = await send(service, admin, 'getAudit', { query: { from: 'yesterday' } });
     expect(errorPaths(expectProblem(response, 400))).toContain('/from');

@@ -91,15 +91,21 @@ export class Webhooks {
 
   async sendTest(principal: Principal, id: string): Promise<WebhookDelivery> {
     const webhook = await this.existing(principal, id);
-    const delivery = testDelivery(webhook, this.clock().toISOString());
-    await this.store.insertOutboxMessage(delivery);
+    const at = this.clock().toISOString();
+    const delivery = testDelivery(webhook, at);
+    const entry = audit(webhook.account_id, at, 'webhook.test', principal, webhook.id, {
+      delivery_id: delivery.id,
+    });
+    await this.store.insertOutboxMessage(delivery, entry);
     return publicDelivery(delivery);
   }
 
   async retry(principal: Principal, id: string, deliveryId: string): Promise<WebhookDelivery> {
     await this.existing(principal, id);
     const at = this.clock().toISOString();
-    const outcome = await this.store.retryOutboxMessage(principal.account.id, id, deliveryId, at);
+    const accountId = principal.account.id;
+    const entry = audit(accountId, at, 'webhook.retry', principal, id, { delivery_id: deliveryId });
+    const outcome = await this.store.retryOutboxMessage(accountId, id, deliveryId, at, entry);
     if (outcome.kind === 'not_found') throw notFound(`The delivery ${deliveryId}`);
     if (outcome.kind === 'not_failed') {
       throw new Refused(

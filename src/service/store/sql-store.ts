@@ -143,11 +143,19 @@ export abstract class SqlStore implements Store {
   listOutboxMessages(accountId: string, webhookId: string, page: PageRequest) {
     return this.db.read(outbox.listOutboxMessages(accountId, webhookId, page));
   }
-  insertOutboxMessage(message: WebhookDeliveryRecord) {
-    return this.db.writeOne(outbox.insertOutboxMessages([message]));
+  insertOutboxMessage(message: WebhookDeliveryRecord, audit?: AuditRecord) {
+    return audit
+      ? this.db.write(outbox.insertAuditedOutboxMessage(message, audit))
+      : this.db.writeOne(outbox.insertOutboxMessages([message]));
   }
-  retryOutboxMessage(accountId: string, webhookId: string, messageId: string, at: string) {
-    return this.db.write(outbox.retryOutboxMessage(accountId, webhookId, messageId, at));
+  retryOutboxMessage(
+    accountId: string,
+    webhookId: string,
+    messageId: string,
+    at: string,
+    audit?: AuditRecord,
+  ) {
+    return this.db.write(outbox.retryOutboxMessage(accountId, webhookId, messageId, at, audit));
   }
   onOutboxQueued(listener: OutboxQueuedListener) {
     return this.outboxQueued.subscribe(listener);

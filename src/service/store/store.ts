@@ -237,14 +237,18 @@ export interface Store extends WebhookOutbox, PruningStore {
     webhookId: string,
     page: PageRequest,
   ): Promise<Page<WebhookDeliveryRecord>>;
-  /** Queues a message made outside a unit of work (a test event). */
-  insertOutboxMessage(message: WebhookDeliveryRecord): Promise<void>;
-  /** A failed message back to pending, due at `at`, same id and attempts kept. */
+  /** Queues a message made outside a unit of work (a test event), with its audit record. */
+  insertOutboxMessage(message: WebhookDeliveryRecord, audit?: AuditRecord): Promise<void>;
+  /**
+   * A failed message back to pending, due at `at`, same id and attempts kept; `audit` is
+   * written only when it was retried.
+   */
   retryOutboxMessage(
     accountId: string,
     webhookId: string,
     messageId: string,
     at: string,
+    audit?: AuditRecord,
   ): Promise<RetryOutcome>;
   /**
    * Calls `listener` in this process after each commit that queued outbox messages (see

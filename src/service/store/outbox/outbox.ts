@@ -6,7 +6,8 @@
  */
 import type { Page, PageRequest } from '../pages';
 import { keysetQuery, readPage, seqKeyOf } from '../sql/keyset';
-import type { DeliveryStatus, WebhookDeliveryRecord } from '../records';
+import { addAudit } from '../audit/audit-log';
+import type { AuditRecord, DeliveryStatus, WebhookDeliveryRecord } from '../records';
 import {
   all,
   dialects,
@@ -135,6 +136,15 @@ export function* insertOutboxMessages(messages: readonly WebhookDeliveryRecord[]
   if (messages.length > 0) yield* outboxQueued();
 }
 
+/** A message made outside a unit of work, and the audit record of whoever made it. */
+export function* insertAuditedOutboxMessage(
+  message: WebhookDeliveryRecord,
+  audit: AuditRecord,
+): Op<void> {
+  yield* insertOutboxMessages([message]);
+  yield* addAudit(audit);
+}
+
 /** An endpoint's messages, newest first. */
 export function* listOutboxMessages(
   accountId: string,
@@ -154,6 +164,7 @@ export function* retryOutboxMessage(
   webhookId: string,
   id: string,
   at: string,
+  audit?: AuditRecord,
 ): Op<RetryOutcome> {
   yield* lockAccount(accountId);
   if (!(yield* get(LIVE_ENDPOINT, accountId, webhookId))) return { kind: 'not_found' };
@@ -161,6 +172,7 @@ export function* retryOutboxMessage(
   const row = yield* get(GET_MESSAGE, accountId, webhookId, id);
   if (!row) return { kind: 'not_found' };
   if (!retried) return { kind: 'not_failed', delivery: toMessage(row) };
+  if (audit) yield* addAudit(audit);
   yield* outboxQueued();
   return { kind: 'retried', delivery: toMessage(row) };
 }
