@@ -17,7 +17,7 @@ import { ApiProblem } from '../lib/api-client';
 import { operationsClient } from '../editor/operations-client';
 import { configsKeys } from './config-keys';
 import { configQueryOptions, LIVE } from './get-config';
-import { optionalRequest } from '../lib/resource-queries';
+import { configsQueryOptions } from './get-configs';
 
 export interface ConfigWithContents {
   readonly config: ConfigRecord;
@@ -87,29 +87,17 @@ export interface ConfigsWithContents {
   readonly drafts: readonly ConfigSummary[];
   /** Drafts whose contents are still loading. */
   readonly draftsLoading: number;
-  /** Whether there are drafts older than the MAX_DRAFTS_LISTED read. */
-  readonly draftsLeftOut: boolean;
+  /** Drafts beyond MAX_DRAFTS_LISTED that were not read. */
+  readonly draftsLeftOut: number;
   /** False when the server does not offer the list of configs: only the live config. */
   readonly listsDrafts: boolean;
   refetch(): void;
 }
 
-/** The newest drafts only, and one more to know whether any is left out. */
-function newestDraftsQueryOptions() {
-  return queryOptions({
-    queryKey: [...configsKeys.list(), 'newest drafts'] as const,
-    queryFn: ({ signal }) =>
-      optionalRequest('listConfigs', {
-        query: { kind: 'draft', limit: MAX_DRAFTS_LISTED + 1 },
-        signal,
-      }),
-  });
-}
-
 /** The live config and the drafts, each with its apps and tests. */
 export function useConfigsWithContents(): ConfigsWithContents {
-  const list = useQuery(newestDraftsQueryOptions());
-  const drafts = list.data ?? [];
+  const list = useQuery(configsQueryOptions());
+  const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
   const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
   const ids = [LIVE, ...listed.map((draft) => draft.id)];
   const records = useQueries({ queries: ids.map((id) => configQueryOptions(id)) });
@@ -132,7 +120,7 @@ export function useConfigsWithContents(): ConfigsWithContents {
     sources: sources.flatMap((query) => (query.data ? [query.data] : [])),
     drafts: listed,
     draftsLoading: sources.filter((query) => query.isPending).length,
-    draftsLeftOut: drafts.length > MAX_DRAFTS_LISTED,
+    draftsLeftOut: Math.max(0, drafts.length - MAX_DRAFTS_LISTED),
     listsDrafts: list.data !== null,
     refetch: () => {
       void list.refetch();

@@ -58,10 +58,10 @@ export function AbTestsPage() {
                   is fixed in the editor.
                 </p>
               ))}
-            {sources.draftsLeftOut && (
+            {sources.draftsLeftOut > 0 && (
               <p className="muted">
-                Showing the tests of the newest {MAX_DRAFTS_LISTED} drafts; older drafts are left
-                out.
+                Showing the tests of the newest {MAX_DRAFTS_LISTED} drafts; {sources.draftsLeftOut}{' '}
+                older drafts are left out.
               </p>
             )}
             {!sources.listsDrafts && (
