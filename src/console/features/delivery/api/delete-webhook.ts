@@ -1,5 +1,7 @@
 /** `DELETE /webhooks/{id}`: the endpoint gets nothing more, pending deliveries included. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { Webhook } from '../../../../contract/webhooks';
+import type { ListPage } from '../../../lib/resource-queries';
 import { apiRequest } from '../../../lib/api-client';
 import { webhooksKeys } from './get-webhooks';
 
@@ -11,7 +13,21 @@ export function useDeleteWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteWebhook,
-    onSuccess: (_, id) => {
+    onSuccess: async (_, id) => {
+      // Its deliveries are gone with it: stop reading them before the list is read again,
+      // or the still-open disclosure asks for them once more (a 404).
+      await queryClient.cancelQueries({ queryKey: webhooksKeys.deliveries(id) });
+      queryClient.setQueriesData<InfiniteData<ListPage<Webhook[] | null>>>(
+        { queryKey: webhooksKeys.pages() },
+        (data) =>
+          data && {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              items: page.items && page.items.filter((webhook) => webhook.id !== id),
+            })),
+          },
+      );
       queryClient.removeQueries({ queryKey: webhooksKeys.deliveries(id) });
       return queryClient.invalidateQueries({ queryKey: webhooksKeys.list() });
     },
