@@ -10,7 +10,7 @@ import type { Principal, StoredAuditRecord } from '../store/records';
 import type { Store } from '../store/store';
 
 /** Records an export reads at a time. */
-export const AUDIT_EXPORT_BATCH = 500;
+const AUDIT_EXPORT_BATCH = 500;
 
 /** What an id's prefix says it names. */
 const TARGET_TYPES: readonly (readonly [string, string])[] = [

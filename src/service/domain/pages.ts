@@ -10,7 +10,7 @@ import { Refused } from './refusals';
  * The page a query asks for. `list` names the list and goes into its cursors, so a cursor
  * of one list is refused by another; `keyLength` is the number of values of its key.
  */
-export function pageRequestOf(
+function pageRequestOf(
   list: string,
   keyLength: number,
   query: { readonly limit?: number | undefined; readonly cursor?: string | undefined },
@@ -38,7 +38,7 @@ export function pagedList(name: string, keyLength: number): PagedList {
   };
 }
 
-export function encodeCursor(list: string, key: PageKey): string {
+function encodeCursor(list: string, key: PageKey): string {
   return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
 }
 

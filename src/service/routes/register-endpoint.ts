@@ -183,7 +183,7 @@ export function registerEndpoint<N extends EndpointName>(
  * The request's own URL with `cursor` set: a relative reference (RFC 8288 resolves it
  * against the request), so it holds behind a proxy that rewrites the host.
  */
-export function nextPageUrl(requestUrl: string, cursor: string): string {
+function nextPageUrl(requestUrl: string, cursor: string): string {
   const url = new URL(requestUrl, 'http://request.invalid');
   url.searchParams.set('cursor', cursor);
   return `${url.pathname}${url.search}`;

@@ -5,68 +5,38 @@
  */
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount } from '../testing/made-at';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { openEndpointToDelete, T0, type EndpointToDelete } from '../testing/endpoint-to-delete';
 import { unitOfWork } from './configs/unit-of-work';
-import type { WebhookRecord } from './records';
 import type { Op, Row } from './sql/sql';
 
-const T0 = '2026-11-22T10:00:00.000Z';
-
-let database: TestStore;
-let accountId: string;
-let webhook: WebhookRecord;
+let fixture: EndpointToDelete;
 
 beforeEach(async () => {
-  database = await openTestStore();
-  const account = await createAccount(database.store, {
-    name: 'Deletions',
-    ownerEmail: 'owner@example.com',
-    now: new Date(T0),
-  });
-  accountId = account.account_id;
-  webhook = {
-    id: 'wh_deleted',
-    account_id: accountId,
-    url: 'https://hooks.example.com/a',
-    events: ['config.published'],
-    description: '',
-    secret: 'whsec_test',
-    created_at: T0,
-    deleted_at: null,
-  };
-  await database.store.insertWebhook(webhook, audit('webhook.create'), 20);
+  fixture = await openEndpointToDelete();
 });
 afterEach(async () => {
-  await database.dispose();
+  await fixture.database.dispose();
 });
 
-function audit(action: string) {
-  return { account_id: accountId, at: T0, action, actor: null, target_id: webhook.id, detail: {} };
-}
-
-async function pendingOfEndpoint(): Promise<number> {
-  const rows = await database.rows<{ n: number | string }>(
-    "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'",
-    webhook.id,
-  );
-  return Number(rows[0]?.n);
-}
-
-describe('deleting a webhook endpoint while a publish commits', () => {
+describe('deleting a fixture.webhook endpoint while a publish commits', () => {
   it('fails the message a publish queues for an endpoint deleted while it commits', async () => {
-    const client = new pg.Client({ connectionString: database.postgresUrl });
+    const client = new pg.Client({ connectionString: fixture.database.postgresUrl });
     await client.connect();
     try {
       await client.query('BEGIN');
-      const op = unitOfWork(accountId, {}, (tx) => {
+      const op = unitOfWork(fixture.accountId, {}, (tx) => {
         tx.addWebhookEvents('config.published', T0, () => ({ config_id: 'cfg_x' }));
       });
       let deletion: Promise<boolean> | undefined;
       await drive(client, op, async (sqlText) => {
         if (deletion || !sqlText.startsWith('INSERT INTO webhook_deliveries')) return;
         // The unit has read the endpoint as live: the delete comes now, before the insert.
-        deletion = database.store.deleteWebhook(accountId, webhook.id, T0, audit('delete'));
+        deletion = fixture.database.store.deleteWebhook(
+          fixture.accountId,
+          fixture.webhook.id,
+          T0,
+          fixture.audit('delete'),
+        );
         await Promise.race([deletion, waitingOn(client)]);
       });
       await client.query('COMMIT');
@@ -74,7 +44,7 @@ describe('deleting a webhook endpoint while a publish commits', () => {
     } finally {
       await client.end();
     }
-    expect(await pendingOfEndpoint()).toBe(0);
+    expect(await fixture.pendingOfEndpoint()).toBe(0);
   });
 });
 
