@@ -11,11 +11,15 @@ export const PERMISSIONS = [
   'config:publish',
   'api_keys:manage',
   'audit:read',
+  'members:manage',
+  'client_keys:manage',
+  'webhooks:manage',
+  'policy:manage',
 ] as const;
 export const permissionSchema = z.enum(PERMISSIONS).register(z.globalRegistry, {
   id: 'Permission',
   description:
-    'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys; audit:read reads and exports the audit trail.',
+    'config:read reads configs; config:write edits drafts; config:publish publishes, activates and runs A/B test lifecycle steps; api_keys:manage manages the account API keys; audit:read reads and exports the audit trail; members:manage manages members, invitations, sessions of others and the sign-in settings; client_keys:manage, webhooks:manage and policy:manage manage client keys, webhooks and the review policy.',
 });
 export type Permission = z.infer<typeof permissionSchema>;
 
@@ -49,11 +53,26 @@ export const authStatusSchema = z
     idp_user_id: optional(z.string(), 'User id at the identity provider'),
     account_id: optional(z.string()),
     user_id: optional(z.string()),
-    session_id: optional(z.string(), 'Absent: this server has no browser sessions'),
+    session_id: optional(z.string(), 'Present in a session (a public id, never the cookie)'),
+    session_method: optional(
+      z.string(),
+      'How the session was started: password, sso or api_key (a key exchanged for a session)',
+    ),
+    session_max_expires_at: optional(
+      timestampSchema(),
+      'When the session ends whatever the activity; expires_at is the earlier of this and the idle expiry',
+    ),
+    name: optional(z.string(), "The person's name, where known"),
+    organization_id: optional(z.string()),
+    organization_name: optional(z.string()),
+    sign_in_name: optional(
+      z.string(),
+      'What the person signed in with, in words: the SSO connection or "password"',
+    ),
     role: optional(z.string(), 'admin, editor or viewer on this server'),
     expires_at: optional(
       timestampSchema(),
-      'Expiry of the key, ISO 8601 UTC; absent when the key never expires',
+      'Expiry of the session (the earlier of idle and absolute) or of the key, ISO 8601 UTC; absent when a key never expires',
     ),
     api_key_id: optional(z.string(), 'Present when authenticated by API key'),
     api_key_name: optional(z.string()),
@@ -66,7 +85,7 @@ export const authStatusSchema = z
   })
   .register(z.globalRegistry, {
     id: 'AuthStatus',
-    description: 'Who the caller is and the state of their API key.',
+    description: 'Who the caller is and the state of their session or API key.',
   });
 
 export type AuthStatus = z.infer<typeof authStatusSchema>;

@@ -12,7 +12,7 @@ export const MAX_BODY_BYTES = 1_048_576;
 /** An edit whose resulting YAML would be larger gets 409 (config_too_large). */
 export const MAX_CONFIG_YAML_BYTES = 4 * 1_048_576;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type EndpointTag =
   | 'auth'
   | 'configs'
@@ -23,6 +23,7 @@ export type EndpointTag =
   | 'delivery'
   | 'webhooks'
   | 'audit'
+  | 'people'
   | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */
@@ -38,10 +39,11 @@ export interface Endpoint {
   /** A core endpoint: a console must cope with a server that offers only these (docs/api.md). */
   readonly seed: boolean;
   /**
-   * `public`: no key needed; `api_key`: a valid API key, holding `permission` when it is set;
-   * `client_key`: a client key in the path (`{client_key}`), and no API key is looked at.
+   * `public`: no credentials needed; `signed_in`: a valid API key (Bearer) or a session
+   * cookie, holding `permission` when it is set; `client_key`: a client key in the path
+   * (`{client_key}`), and no API key is looked at.
    */
-  readonly auth: 'public' | 'api_key' | 'client_key';
+  readonly auth: 'public' | 'signed_in' | 'client_key';
   /** Checked before the body is read; a BodyPermission once the body has parsed. */
   readonly permission: Permission | BodyPermission | null;
   readonly params?: z.ZodMiniObject;

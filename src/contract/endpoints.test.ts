@@ -132,7 +132,7 @@ describe('the contract table', () => {
       // Every endpoint is rate limited but the health probe.
       const expected = endpoint === contract.getHealth ? [] : [429];
       // A key is looked up in the database, which may not answer (503).
-      if (endpoint.auth === 'api_key') expected.push(401, 503);
+      if (endpoint.auth === 'signed_in') expected.push(401, 503);
       if (endpoint.permission) expected.push(403);
       if (endpoint.body) expected.push(400, 413, 415);
       if (endpoint.params) expected.push(404);

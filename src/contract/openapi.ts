@@ -113,6 +113,7 @@ const TAGS: Record<Endpoint['tag'], string> = {
   delivery: 'What apps read with a client key: their view, assignments, a stream of views',
   webhooks: 'Signed POSTs to your endpoints when configs are published or A/B tests change',
   audit: 'Who changed what, when and from where: read by page or exported for a SIEM',
+  people: 'Signing in, sessions, members, invitations and the sign-in settings',
   meta: 'Probes and this document',
 };
 
@@ -299,7 +300,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       ...(description ? { description } : {}),
       tags: [endpoint.tag],
       // A client key travels in the path: no Authorization header is read.
-      ...(endpoint.auth !== 'api_key' ? { security: [] } : {}),
+      ...(endpoint.auth !== 'signed_in' ? { security: [] } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(endpoint.body
         ? {

@@ -18,6 +18,10 @@ export const PROBLEM_CODES = {
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
   api_key_revoked: { status: 401, title: 'The API key was revoked' },
   api_key_expired: { status: 401, title: 'The API key has expired' },
+  session_expired: { status: 401, title: 'The session has expired; sign in again' },
+  session_revoked: { status: 401, title: 'The session was ended; sign in again' },
+  sign_in_failed: { status: 401, title: 'The email or password is not right' },
+  csrf_refused: { status: 403, title: 'The request did not come from the console' },
   forbidden: { status: 403, title: 'A permission is missing' },
   own_draft: { status: 403, title: "A draft's author cannot approve it" },
   not_found: { status: 404, title: 'Not found' },
@@ -31,6 +35,8 @@ export const PROBLEM_CODES = {
   review_not_requested: { status: 409, title: 'No review of the draft was requested' },
   already_approved: { status: 409, title: 'The reviewer already approved this revision' },
   limit_reached: { status: 409, title: 'An account limit is reached' },
+  last_admin: { status: 409, title: 'The account would be left without an admin' },
+  invitation_unusable: { status: 409, title: 'The invitation was used, revoked or has expired' },
   precondition_failed: { status: 412, title: 'The config has changed' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
@@ -55,6 +61,8 @@ export const UNAUTHENTICATED_CODES = [
   'api_key_invalid',
   'api_key_revoked',
   'api_key_expired',
+  'session_expired',
+  'session_revoked',
 ] as const satisfies readonly ProblemCode[];
 
 export type UnauthenticatedCode = (typeof UNAUTHENTICATED_CODES)[number];

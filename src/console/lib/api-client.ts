@@ -115,6 +115,8 @@ const AUTH_FAILURE_OF_CODE: Readonly<Record<UnauthenticatedCode, AuthFailure>> =
   api_key_invalid: 'invalid',
   api_key_revoked: 'revoked',
   api_key_expired: 'expired',
+  session_expired: 'expired',
+  session_revoked: 'revoked',
 };
 
 function isUnauthenticatedCode(code: string): code is UnauthenticatedCode {
@@ -217,7 +219,7 @@ export async function callApi<N extends EndpointName>(
   if (!connection) throw new NotConnectedError();
 
   const headers = new Headers({ Accept: 'application/json, application/problem+json' });
-  if (endpoint.auth === 'api_key') headers.set('Authorization', `Bearer ${connection.apiKey}`);
+  if (endpoint.auth === 'signed_in') headers.set('Authorization', `Bearer ${connection.apiKey}`);
   let body: string | undefined;
   if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');

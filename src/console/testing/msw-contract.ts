@@ -121,9 +121,9 @@ function answer(name: EndpointName, endpoint: Endpoint, reply: AnyReply): Respon
 }
 
 function route(endpoint: Endpoint) {
-  const method = ({ GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const)[
-    endpoint.method
-  ];
+  const method = (
+    { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const
+  )[endpoint.method];
   return { method, url: `${TEST_BASE_URL}${toFastifyPath(endpoint.path)}` } as const;
 }
 

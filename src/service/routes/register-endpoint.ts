@@ -50,7 +50,7 @@ type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 export interface EndpointInput<N extends EndpointName> {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
-  readonly principal: Contract[N]['auth'] extends 'api_key' ? Principal : undefined;
+  readonly principal: Contract[N]['auth'] extends 'signed_in' ? Principal : undefined;
   readonly params: Parsed<Contract[N] extends { params: infer S } ? S : undefined>;
   readonly query: Parsed<Contract[N] extends { query: infer S } ? S : undefined>;
   readonly headers: Parsed<Contract[N] extends { headers: infer S } ? S : undefined>;
@@ -124,7 +124,7 @@ export function registerEndpoint<N extends EndpointName>(
     // After the rate limit, before the body is read: a request without a valid key learns
     // nothing about its body (401 before 400). Callback form, so that a key found at once
     // goes on at once. Client keys are found by the handler, in the path.
-    ...(endpoint.auth === 'api_key'
+    ...(endpoint.auth === 'signed_in'
       ? {
           preParsing: (
             request: FastifyRequest,
@@ -163,7 +163,7 @@ export function registerEndpoint<N extends EndpointName>(
         ),
         body: parseBody(endpoint, request.body),
       };
-      const identified = endpoint.auth === 'api_key' ? request.principal : undefined;
+      const identified = endpoint.auth === 'signed_in' ? request.principal : undefined;
       // A change is audited with the address it came from; reads keep the shared principal.
       const principal =
         identified && endpoint.method !== 'GET' ? { ...identified, ip: request.ip } : identified;

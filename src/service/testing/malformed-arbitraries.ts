@@ -376,7 +376,7 @@ export function malformedRequestFor(
   targets: Targets,
 ): fc.Arbitrary<MalformedRequest> {
   const endpoint: Endpoint = contract[name];
-  const needsKey = endpoint.auth === 'api_key';
+  const needsKey = endpoint.auth === 'signed_in';
   const idFor =
     name === 'revokeApiKey'
       ? targets.apiKeyId
