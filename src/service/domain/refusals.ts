@@ -26,7 +26,15 @@ export type RefusalKind =
   /** A field is well formed, but its value is refused (a webhook URL the policy forbids). */
   | 'invalid_field'
   /** A create would pass one of the account's limits (domain/limits.ts). */
-  | 'limit_reached';
+  | 'limit_reached'
+  /** The change would leave the account without an admin. */
+  | 'last_admin'
+  /** An invitation link that was used, revoked or has expired. */
+  | 'invitation_unusable'
+  /** An email and password that do not match a person (the same for an unknown email). */
+  | 'sign_in_failed'
+  /** The request contradicts what exists (an invitation for a member, a session from a session). */
+  | 'conflict';
 
 /** The limit a `limit_reached` refusal names, and its value. */
 export interface RefusedLimit {

@@ -25,6 +25,10 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   line_not_found: 'line_not_found',
   invalid_field: 'invalid_request',
   limit_reached: 'limit_reached',
+  last_admin: 'last_admin',
+  invitation_unusable: 'invitation_unusable',
+  sign_in_failed: 'sign_in_failed',
+  conflict: 'conflict',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */
