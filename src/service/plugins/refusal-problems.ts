@@ -29,6 +29,8 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   invitation_unusable: 'invitation_unusable',
   sign_in_failed: 'sign_in_failed',
   conflict: 'conflict',
+  too_many_tries: 'rate_limited',
+  not_permitted: 'forbidden',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */
@@ -61,7 +63,8 @@ export function refusalProblem(error: unknown): RefusalAnswer | undefined {
       ...(error.field ? { errors: [{ ...error.field }] } : {}),
       ...(error.limit ? { limit: { ...error.limit } } : {}),
     });
-    return { problem, headers: {} };
+    const wait = error.retryAfterSeconds;
+    return { problem, headers: wait === undefined ? {} : { 'retry-after': String(wait) } };
   }
   return undefined;
 }

@@ -83,6 +83,12 @@ export abstract class SqlStore implements Store {
   ) {
     return this.db.write(people.setOrganizationSettings(organizationId, change, audits));
   }
+  firstAccountOf(organizationId: string) {
+    return this.db.read(people.firstAccountOf(organizationId));
+  }
+  async addAuditRecord(record: AuditRecord) {
+    await this.db.writeOne(auditLog.addAudit(record));
+  }
   getPerson(id: string) {
     return this.db.read(people.getPerson(id));
   }

@@ -27,6 +27,9 @@ export interface PeopleStore {
     audits: readonly AuditRecord[],
   ): Promise<void>;
 
+  firstAccountOf(organizationId: string): Promise<string | undefined>;
+  /** An audit record on its own (a failed sign-in, which changes nothing else). */
+  addAuditRecord(record: AuditRecord): Promise<void>;
   getPerson(id: string): Promise<PersonRecord | undefined>;
   findPersonBySubject(issuer: string, subject: string): Promise<PersonRecord | undefined>;
   findPersonByEmail(organizationId: string, email: string): Promise<PersonRecord | undefined>;

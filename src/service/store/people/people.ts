@@ -61,6 +61,9 @@ const SET_SETTINGS = sql(
           sso = ?, sso_client_secret = ?, sso_generation = sso_generation + ? WHERE id = ?`,
 );
 const INSERT_PERSON = insertInto('people', PERSON_COLUMNS);
+const FIRST_ACCOUNT = sql(
+  'SELECT id FROM accounts WHERE organization_id = ? ORDER BY created_at, id LIMIT 1',
+);
 const GET_PERSON = sql('SELECT * FROM people WHERE id = ?');
 const PERSON_BY_SUBJECT = sql('SELECT * FROM people WHERE issuer = ? AND subject = ?');
 const PERSON_BY_EMAIL = sql(
@@ -328,4 +331,9 @@ export function* removeMember(
 
 function* adminCount(accountId: string): Op<number> {
   return Number((yield* get(COUNT_ADMINS, accountId))?.n ?? 0);
+}
+
+/** The organization's oldest account: where a person joining just-in-time lands. */
+export function* firstAccountOf(organizationId: string): Op<string | undefined> {
+  return (yield* get(FIRST_ACCOUNT, organizationId))?.id as string | undefined;
 }
