@@ -110,7 +110,6 @@ describe('CSRF defences on a session', () => {
   const policy = {
     approvals_required: 0,
     reset_approvals_on_edit: true,
-    require_review_on_publish: false,
   };
 
   it('refuses a change without X-Requested-With: console', async () => {
