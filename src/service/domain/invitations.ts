@@ -51,29 +51,13 @@ export class Invitations {
     if (await this.store.membershipByEmail(accountId, email)) {
       throw new Refused('conflict', `${email} is already a member of this account`);
     }
-    const now = this.clock();
-    const at = now.toISOString();
-    const token = randomBytes(32).toString('base64url');
-    const record: InvitationRecord = {
-      id: newId('inv_'),
-      account_id: accountId,
+    const { record, token } = await createInvitation(this.store, {
+      accountId,
       email,
       role: request.role,
-      token_hash: hashSecret(token),
-      created_by: principal.user.id,
-      created_at: at,
-      expires_at: new Date(now.getTime() + INVITATION_VALID_DAYS * DAY_MS).toISOString(),
-      accepted_at: null,
-      accepted_by: null,
-      revoked_at: null,
-    };
-    await this.store.insertInvitation(
-      record,
-      audit(accountId, at, 'invitation.create', principal, record.id, {
-        email,
-        role: request.role,
-      }),
-    );
+      by: principal,
+      now: this.clock(),
+    });
     return { invitation: this.toInvitation(record), token };
   }
 
@@ -253,6 +237,46 @@ export class Invitations {
       expires_at: record.expires_at,
     };
   }
+}
+
+/**
+ * Writes an invitation and returns its link's token. Also how the operator gives an
+ * existing member (the demo's owner) a one-time link to set their password.
+ */
+export async function createInvitation(
+  store: Store,
+  input: {
+    readonly accountId: string;
+    readonly email: string;
+    readonly role: Role;
+    /** Who invites; null: the operator. */
+    readonly by: Principal | null;
+    readonly now: Date;
+  },
+): Promise<{ record: InvitationRecord; token: string }> {
+  const at = input.now.toISOString();
+  const token = randomBytes(32).toString('base64url');
+  const record: InvitationRecord = {
+    id: newId('inv_'),
+    account_id: input.accountId,
+    email: input.email,
+    role: input.role,
+    token_hash: hashSecret(token),
+    created_by: input.by?.user.id ?? null,
+    created_at: at,
+    expires_at: new Date(input.now.getTime() + INVITATION_VALID_DAYS * DAY_MS).toISOString(),
+    accepted_at: null,
+    accepted_by: null,
+    revoked_at: null,
+  };
+  await store.insertInvitation(
+    record,
+    audit(input.accountId, at, 'invitation.create', input.by, record.id, {
+      email: input.email,
+      role: input.role,
+    }),
+  );
+  return { record, token };
 }
 
 function unusable(): Refused {
