@@ -48,15 +48,23 @@ export function authStatusOf(principal: Principal, expiry?: SessionExpiry): Auth
       permissions: [...principal.permissions],
     };
   }
+  // In the contract's order: the compiled serializer writes fields in that order anyway.
   return {
     idp_organization_id: account.idp_organization_id,
+    ...(key ? { auth_type: 'api_key' as const } : {}),
     email: user.email,
     idp_user_id: user.idp_user_id,
     account_id: account.id,
     user_id: user.id,
     role: user.role,
-    ...keyFields(principal),
     ...(key?.expires_at ? { expires_at: key.expires_at } : {}),
+    ...(key
+      ? {
+          api_key_id: key.id,
+          api_key_name: key.name,
+          api_key_obfuscated_value: key.obfuscated_value,
+        }
+      : {}),
     account_type: account.account_type,
     permissions: [...principal.permissions],
   };
