@@ -12,7 +12,8 @@ import { Reviews } from './domain/reviews';
 import { Webhooks } from './domain/webhooks';
 import { DEFAULT_SESSION_LENGTHS, Sessions, type SessionDefaults } from './domain/sessions';
 import { SessionCookies } from './plugins/session-cookies';
-import { SsoSignIns } from './sign-in/sso-sign-ins';
+import { SsoSignIns, type RelyingParty } from './sign-in/sso-sign-ins';
+import { AesTransactionSeal, newSealKey } from './sign-in/transaction-seal';
 import { Invitations } from './domain/invitations';
 import { Members } from './domain/members';
 import { OrganizationSettingsService } from './domain/organization-settings';
@@ -131,6 +132,8 @@ export interface PeopleSettings {
   /** The password rules and the throttle; the service's own when absent. */
   readonly passwords?: PasswordRules;
   readonly throttle?: SignInThrottle;
+  /** The OpenID Connect client; without one, no SSO sign-in. */
+  readonly relyingParty?: RelyingParty;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -212,7 +215,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const passwords = people.passwords ?? (await servicePasswordRules());
   const throttle = people.throttle ?? new StoreSignInThrottle(store);
   const signIns = new SignIns(store, clock, sessions, passwords, throttle, people.deploymentSso);
-  registerAuthRoutes(app, { sessions, cookies, sso: new SsoSignIns() });
+  const sealKey = await store.serviceSecret('sign_in_seal', newSealKey(), clock().toISOString());
+  const sso = new SsoSignIns(
+    signIns,
+    people.relyingParty,
+    new AesTransactionSeal(sealKey, clock),
+    cookies,
+  );
+  registerAuthRoutes(app, { sessions, cookies, sso });
   registerPeopleRoutes(app, {
     members: new Members(store, clock),
     invitations: new Invitations(store, clock, sessions, signIns, passwords),

@@ -321,6 +321,14 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   );
   CREATE INDEX invitations_by_account ON invitations(account_id, created_at, id);
 
+  -- Keys the service makes for itself once and every instance shares (the seal of the
+  -- sign-in transaction cookie).
+  CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
   -- A key that could manage API keys also managed client keys, webhooks and the policy:
   -- it keeps those as permissions of their own, and admins' keys may manage members.
   UPDATE api_keys SET permissions = substr(permissions, 1, length(permissions) - 1) || ',"client_keys:manage","webhooks:manage","policy:manage"]'

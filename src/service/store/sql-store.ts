@@ -67,6 +67,9 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.getUser(id));
   }
 
+  serviceSecret(name: string, candidate: string, at: string) {
+    return this.db.write(people.serviceSecret(name, candidate, at));
+  }
   getOrganization(id: string) {
     return this.db.read(people.getOrganization(id));
   }
