@@ -305,6 +305,7 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   CREATE INDEX sessions_by_person ON sessions(person_id, created_at);
   CREATE INDEX sessions_open_by_user ON sessions(user_id) WHERE ended_at IS NULL;
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  CREATE INDEX sessions_open_by_last_seen ON sessions(last_seen_at) WHERE ended_at IS NULL;
 
   CREATE TABLE invitations (
     id TEXT PRIMARY KEY,

@@ -296,6 +296,9 @@ export abstract class SqlStore implements Store {
   pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number) {
     return this.db.writeOne(retention.pruneDeliveries(status, before, limit));
   }
+  pruneSessions(before: string, limit: number) {
+    return this.db.writeOne(retention.pruneSessions(before, limit));
+  }
   pruneDeletedWebhooks(before: string, limit: number) {
     return this.db.write(retention.pruneDeletedWebhooks(before, limit));
   }

@@ -36,6 +36,18 @@ const PRUNE_DELETED_ENDPOINTS = sql(
       LIMIT ?)`,
 );
 
+const PRUNE_SESSIONS = sql(
+  `DELETE FROM sessions WHERE id IN (
+     SELECT id FROM sessions WHERE ended_at IS NOT NULL AND ended_at < ?
+     UNION ALL
+     SELECT id FROM sessions WHERE ended_at IS NULL AND last_seen_at < ?
+     LIMIT ?)`,
+);
+
+export function pruneSessions(before: string, limit: number): Op<number> {
+  return run(PRUNE_SESSIONS, before, before, limit);
+}
+
 /** Whether `holder` holds the lease `name` until `until` now (false: another holds it). */
 export function* takeLease(name: string, holder: string, now: string, until: string): Op<boolean> {
   return (yield* run(TAKE_LEASE, name, holder, until, now)) > 0;
