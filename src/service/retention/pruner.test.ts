@@ -143,7 +143,7 @@ describe(`retention (${testStoreKind()})`, () => {
     expect(endpoints.map((row) => row.id)).toEqual(['wh_recent', 'wh_stuck']);
   });
 
-  it('deletes sessions 30 days after they ended, and long-expired ones never ended', async () => {
+  it('deletes sessions 7 days after they ended, and long-expired ones never ended', async () => {
     const owner = await database.store.getUser(account.user_id);
     const session = (id: string, lastSeenDaysAgo: number, endedDaysAgo: number | null) =>
       database.store.insertSession(
@@ -166,9 +166,9 @@ describe(`retention (${testStoreKind()})`, () => {
         },
         null,
       );
-    await session('ses_ended_long_ago', 40, 31);
-    await session('ses_ended_lately', 40, 29);
-    await session('ses_abandoned', 31, null);
+    await session('ses_ended_long_ago', 40, 8);
+    await session('ses_ended_lately', 40, 6);
+    await session('ses_abandoned', 8, null);
     await session('ses_open', 0, null);
     const round = await pruner().pruneOnce();
     expect(round?.sessions.rows).toBe(2);

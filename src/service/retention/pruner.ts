@@ -35,7 +35,7 @@ export const DEFAULT_RETENTION: RetentionSettings = {
   deliveredDays: 30,
   failedDays: 90,
   deletedWebhookDays: 30,
-  sessionDays: 30,
+  sessionDays: 7,
   intervalMs: 60 * 60 * 1000,
   batchSize: 500,
   packBatch: 20,
