@@ -24,7 +24,9 @@ import {
   type SignInThrottle,
 } from './domain/sign-ins';
 import { registerPeopleRoutes } from './routes/people-routes';
-import { servicePasswordRules, StoreSignInThrottle } from './sign-in/password-rules';
+import { PasswordPolicy } from './domain/passwords';
+import { StoreSignInThrottle } from './domain/sign-in-throttle';
+import { PasswordBlocklist } from './sign-in/password-blocklist';
 import { authentication } from './plugins/authentication';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -212,7 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = new Webhooks(store, clock, urlPolicy);
 
   registerMetaRoutes(app, store);
-  const passwords = people.passwords ?? (await servicePasswordRules());
+  const passwords = people.passwords ?? new PasswordPolicy(await PasswordBlocklist.load());
   const throttle = people.throttle ?? new StoreSignInThrottle(store);
   const signIns = new SignIns(store, clock, sessions, passwords, throttle, people.deploymentSso);
   const sealKey = await store.serviceSecret('sign_in_seal', newSealKey(), clock().toISOString());

@@ -89,6 +89,8 @@ export class Pruner {
       const sessions = await this.inBatches((limit) =>
         this.store.pruneSessions(before(this.settings.sessionDays), limit),
       );
+      // Failed sign-ins count for an hour at most: a day later they tell nothing.
+      await this.inBatches((limit) => this.store.pruneSignInFailures(before(1), limit));
       const packedConfigs = this.closed
         ? 0
         : await this.store.packOldConfigTexts(this.settings.packBatch);

@@ -322,6 +322,16 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   );
   CREATE INDEX invitations_by_account ON invitations(account_id, created_at, id);
 
+  -- Failed password sign-ins, for slowing further tries down: by email (its SHA-256, so
+  -- strangers' addresses are not kept) and by client address. Pruned after a day.
+  CREATE TABLE sign_in_failures (
+    scope TEXT NOT NULL CHECK (scope IN ('email', 'ip')),
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX sign_in_failures_by_subject ON sign_in_failures(scope, subject, at);
+  CREATE INDEX sign_in_failures_by_age ON sign_in_failures(at);
+
   -- Keys the service makes for itself once and every instance shares (the seal of the
   -- sign-in transaction cookie).
   CREATE TABLE service_secrets (

@@ -42,6 +42,8 @@ import type { SessionsOf } from './people/people-store';
 import * as signIns from './people/sign-ins';
 import type { SignInWrites } from './people/sign-ins';
 import * as sessions from './sessions/sessions';
+import * as signInFailures from './sign-in-failures/sign-in-failures';
+import type { FailureScope } from './sign-in-failures/sign-in-failures';
 
 export abstract class SqlStore implements Store {
   protected abstract readonly db: Executor;
@@ -67,6 +69,21 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.getUser(id));
   }
 
+  addSignInFailures(
+    subjects: readonly { readonly scope: FailureScope; readonly subject: string }[],
+    at: string,
+  ) {
+    return this.db.write(signInFailures.addSignInFailures(subjects, at));
+  }
+  countSignInFailures(scope: FailureScope, subject: string, since: string) {
+    return this.db.read(signInFailures.countSignInFailures(scope, subject, since));
+  }
+  clearSignInFailures(scope: FailureScope, subject: string) {
+    return this.db.writeOne(signInFailures.clearSignInFailures(scope, subject));
+  }
+  pruneSignInFailures(before: string, limit: number) {
+    return this.db.writeOne(signInFailures.pruneSignInFailures(before, limit));
+  }
   serviceSecret(name: string, candidate: string, at: string) {
     return this.db.write(people.serviceSecret(name, candidate, at));
   }

@@ -15,6 +15,8 @@ export interface PruningStore {
    * (long expired: no session lasts a day idle); how many.
    */
   pruneSessions(before: string, limit: number): Promise<number>;
+  /** At most `limit` failed sign-ins older than `before`; how many. */
+  pruneSignInFailures(before: string, limit: number): Promise<number>;
   /** Compresses up to `limit` config texts stored before compression; how many it found. */
   packOldConfigTexts(limit: number): Promise<number>;
 }
