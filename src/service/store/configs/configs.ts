@@ -5,7 +5,7 @@
 import type { ConfigKind } from '../../../contract/config-edit';
 import type { Page, PageRequest } from '../pages';
 import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
-import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, type KeysetQuery } from '../sql/keyset';
 import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
@@ -52,20 +52,59 @@ const SUMMARY_COLUMNS = [
   'review',
 ].join(', ');
 /**
- * Open configs newest first, by kind, review (`none`: no review asked; `requested`: a draft
- * whose review was asked for) and a LIKE pattern on the label; a null filter takes all.
+ * Open configs newest first, by kind and review (`none`: no review asked; `requested`: a
+ * draft whose review was asked for); a null filter takes all. The label's filter follows.
  */
 const listFilters = (cast: string) =>
   `SELECT ${SUMMARY_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL
      AND (?${cast} IS NULL OR kind = ?)
      AND (?${cast} IS NULL OR (? = 'none' AND (review IS NULL OR kind = 'published'))
-          OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))
-     AND (?${cast} IS NULL OR label ${cast ? 'ILIKE' : 'LIKE'} ? ESCAPE '\\')`;
-const LIST_CONFIGS = keysetQuery(
-  { sqlite: listFilters(''), postgres: listFilters('::text') },
+          OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))`;
+const LABEL_LIKE = {
+  sqlite: `${listFilters('')} AND (? IS NULL OR label LIKE ? ESCAPE '\\')`,
+  postgres: `${listFilters('::text')} AND (?::text IS NULL OR label ILIKE ? ESCAPE '\\')`,
+};
+/** With a LIKE pattern on the label, or null for every label. */
+const LIST_CONFIGS = keysetQuery(LABEL_LIKE, CREATED_KEY, 'DESC');
+/** The same, among the configs from a key (the window's end) on. */
+const LIST_CONFIGS_IN_WINDOW = keysetQuery(
+  {
+    sqlite: `${LABEL_LIKE.sqlite} AND (created_at, id) >= (?, ?)`,
+    postgres: `${LABEL_LIKE.postgres} AND (created_at, id) >= (?, ?)`,
+  },
   CREATED_KEY,
   'DESC',
 );
+/** The key of the open config `offset` places after the newest, or after a key. */
+const WINDOW_END_SELECT =
+  'SELECT created_at, id FROM configs WHERE account_id = ? AND closed_at IS NULL';
+const WINDOW_END_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?';
+const WINDOW_END = {
+  first: sql(`${WINDOW_END_SELECT} ${WINDOW_END_ORDER}`),
+  after: sql(`${WINDOW_END_SELECT} AND (created_at, id) < (?, ?) ${WINDOW_END_ORDER}`),
+};
+/**
+ * The same, for a searched text of three characters or more (the term, then its LIKE
+ * pattern), through the label's trigram index: SQLite's FTS5 table finds the candidates
+ * (it folds case more widely than LIKE, so LIKE has the last word); PostgreSQL's pg_trgm
+ * index serves ILIKE itself, and the term's test there says the same as the pattern.
+ */
+const LIST_CONFIGS_BY_TRIGRAMS = keysetQuery(
+  {
+    sqlite: `${listFilters('')}
+     AND id IN (SELECT config_id FROM configs_label_search
+                 WHERE configs_label_search MATCH '"' || replace(?, '"', '""') || '"')
+     AND label LIKE ? ESCAPE '\\'`,
+    postgres: `${listFilters('::text')}
+     AND position(lower(?::text) IN lower(label)) > 0 AND label ILIKE ? ESCAPE '\\'`,
+  },
+  CREATED_KEY,
+  'DESC',
+);
+/** A trigram index finds nothing shorter than a trigram: shorter texts are searched by a scan. */
+const TRIGRAM = 3;
+/** Configs read in order before the trigram index is asked, per item of the page. */
+const WINDOW_PER_ITEM = 10;
 const GET_CONFIG = sql(`${OPEN_CONFIGS} AND id = ?`);
 /** The open configs among the ids of a JSON list. */
 export const GET_CONFIGS = dialects({
@@ -174,13 +213,28 @@ export function* listConfigs(
 ): Op<{ configs: Page<ConfigSummaryRow>; liveId: string | undefined }> {
   const kind = filter.kind ?? null;
   const review = filter.review ?? null;
-  const label =
-    filter.labelContains === undefined
-      ? null
-      : `%${filter.labelContains.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  const params = [accountId, kind, kind, review, review, review, label, label];
-  const configs = yield* readPage(LIST_CONFIGS, params, page, createdKeyOf, toSummaryRow);
-  return { configs, liveId: yield* liveIdOf(accountId) };
+  const term = filter.labelContains;
+  const pattern = term === undefined ? null : `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const params = [accountId, kind, kind, review, review, review, pattern, pattern];
+  const liveId = yield* liveIdOf(accountId);
+  const read = (query: KeysetQuery, values: readonly unknown[]) =>
+    readPage(query, values, page, createdKeyOf, toSummaryRow);
+  if (term === undefined || [...term].length < TRIGRAM) {
+    return { configs: yield* read(LIST_CONFIGS, params), liveId };
+  }
+  // A term most labels hold fills the page from the newest configs at once, while the
+  // index would hand over every match to be sorted; so a window of the newest is read
+  // first, and the index asked only when the window holds less than a page.
+  const windowLength = WINDOW_PER_ITEM * (page.limit + 1);
+  const end =
+    page.after === undefined
+      ? yield* get(WINDOW_END.first, accountId, windowLength - 1)
+      : yield* get(WINDOW_END.after, accountId, ...page.after, windowLength - 1);
+  if (end === undefined) return { configs: yield* read(LIST_CONFIGS, params), liveId };
+  const windowed = yield* read(LIST_CONFIGS_IN_WINDOW, [...params, end.created_at, end.id]);
+  if (windowed.next !== undefined) return { configs: windowed, liveId };
+  const byTrigrams = [accountId, kind, kind, review, review, review, term, pattern];
+  return { configs: yield* read(LIST_CONFIGS_BY_TRIGRAMS, byTrigrams), liveId };
 }
 
 function toSummaryRow(row: Row): ConfigSummaryRow {
