@@ -1,6 +1,7 @@
 /** Accounts and their users. An account is made with its owner and its first, live config. */
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
+import type { TextMemo } from '../configs/stored-text';
 import type { AccountRecord, AuditRecord, UserRecord } from '../records';
 import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
@@ -33,12 +34,12 @@ export function* hasAccounts(): Op<boolean> {
   return (yield* get(ANY_ACCOUNT)) !== undefined;
 }
 
-export function* createAccount(input: NewAccount): Op<void> {
+export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
   yield* run(INSERT_ACCOUNT, ...valuesOf(input.account, ACCOUNT_COLUMNS));
   yield* run(INSERT_USER, ...valuesOf(input.owner, USER_COLUMNS));
-  yield* insertConfig(input.firstConfig);
+  yield* insertConfig(input.firstConfig, texts);
   yield* setLive(input.account.id, input.firstConfig.id);
-  yield* addHistory(input.history);
+  yield* addHistory(input.history, texts);
   yield* addAudit(input.audit);
 }
 

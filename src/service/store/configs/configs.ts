@@ -6,7 +6,7 @@ import type { ConfigKind } from '../../../contract/config-edit';
 import type { Page, PageRequest } from '../pages';
 import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, type KeysetQuery } from '../sql/keyset';
-import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
+import { PACK_FROM_BYTES, type TextMemo } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const NEW_CONFIG_COLUMNS = [
@@ -147,11 +147,11 @@ const HISTORY_AFTER = sql(
 );
 
 /** Booleans are 0/1 in SQLite and booleans in PostgreSQL; JSON columns are text in both. */
-export function toConfig(row: Row): ConfigRecordRow {
+export function toConfig(row: Row, texts: TextMemo): ConfigRecordRow {
   const { yaml_packed: packed, ...columns } = row;
   return {
     ...(columns as unknown as ConfigRecordRow),
-    yaml: storedText(row.yaml, packed),
+    yaml: texts.storedText(row.yaml, packed),
     valid: row.valid === 1 || row.valid === true,
     issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
     review:
@@ -168,9 +168,9 @@ interface EntryChanges {
   readonly text_changes?: HistoryRecord['text_changes'];
 }
 
-function changesOf(row: Row): EntryChanges {
+function changesOf(row: Row, texts: TextMemo): EntryChanges {
   if (row.entry_packed instanceof Uint8Array)
-    return JSON.parse(unpackText(row.entry_packed)) as EntryChanges;
+    return JSON.parse(texts.unpack(row.entry_packed)) as EntryChanges;
   return {
     operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
     applied_paths: JSON.parse(row.applied_paths as string) as string[],
@@ -180,8 +180,8 @@ function changesOf(row: Row): EntryChanges {
   };
 }
 
-function toHistory(row: Row): HistoryRecord {
-  const changes = changesOf(row);
+function toHistory(row: Row, texts: TextMemo): HistoryRecord {
+  const changes = changesOf(row, texts);
   return {
     config_id: row.config_id as string,
     account_id: row.account_id as string,
@@ -248,9 +248,13 @@ function toSummaryRow(row: Row): ConfigSummaryRow {
   };
 }
 
-export function* getConfig(accountId: string, id: string): Op<ConfigRecordRow | undefined> {
+export function* getConfig(
+  accountId: string,
+  id: string,
+  texts: TextMemo,
+): Op<ConfigRecordRow | undefined> {
   const row = yield* get(GET_CONFIG, accountId, id);
-  return row && toConfig(row);
+  return row && toConfig(row, texts);
 }
 
 export function* liveIdOf(accountId: string): Op<string | undefined> {
@@ -268,6 +272,7 @@ export function* history(
   accountId: string,
   configId: string,
   page: PageRequest,
+  texts: TextMemo,
 ): Op<Page<HistoryRecord>> {
   const [afterDepth, afterSeq] = (page.after ?? [0, BEFORE_EVERY_SEQ]) as [number, number];
   const found: { entry: Row; depth: number }[] = [];
@@ -293,7 +298,7 @@ export function* history(
   const shown = found.slice(0, page.limit);
   const lastShown = shown[shown.length - 1];
   return {
-    items: shown.map(({ entry }) => toHistory(entry)),
+    items: shown.map(({ entry }) => toHistory(entry, texts)),
     next:
       found.length > page.limit && lastShown
         ? [lastShown.depth, Number(lastShown.entry.seq)]
@@ -305,13 +310,16 @@ export function* historyAfter(
   accountId: string,
   configId: string,
   revision: number,
+  texts: TextMemo,
 ): Op<HistoryRecord[]> {
-  return (yield* all(HISTORY_AFTER, accountId, configId, revision)).map(toHistory);
+  return (yield* all(HISTORY_AFTER, accountId, configId, revision)).map((row) =>
+    toHistory(row, texts),
+  );
 }
 
-export function insertConfig(config: NewConfig): Op<number> {
+export function insertConfig(config: NewConfig, texts: TextMemo): Op<number> {
   const issues = JSON.stringify(config.issues);
-  const { plain, packed } = textColumns(config.yaml);
+  const { plain, packed } = texts.textColumns(config.yaml);
   const stored = { ...config, issues, yaml: plain, yaml_packed: packed };
   return run(INSERT_CONFIG, ...valuesOf(stored, NEW_CONFIG_COLUMNS));
 }
@@ -321,7 +329,7 @@ export function setLive(accountId: string, configId: string): Op<number> {
 }
 
 /** An edit's operations may carry a whole text: long ones are packed like config text. */
-export function addHistory(entry: HistoryRecord): Op<number> {
+export function addHistory(entry: HistoryRecord, texts: TextMemo): Op<number> {
   const changes: EntryChanges = {
     operations: entry.operations,
     applied_paths: [...entry.applied_paths],
@@ -336,7 +344,7 @@ export function addHistory(entry: HistoryRecord): Op<number> {
           text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
           entry_packed: null,
         }
-      : { operations: '', applied_paths: '', text_changes: null, entry_packed: packText(whole) };
+      : { operations: '', applied_paths: '', text_changes: null, entry_packed: texts.pack(whole) };
   return run(INSERT_HISTORY, ...valuesOf({ ...entry, ...json }, HISTORY_COLUMNS));
 }
 
