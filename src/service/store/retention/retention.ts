@@ -3,7 +3,7 @@
  * holds the database for long, and the lease that lets one instance at a time prune. A
  * pending delivery is never deleted: it may still be sent.
  */
-import { packText } from '../configs/stored-text';
+import type { TextMemo } from '../configs/stored-text';
 import { setPacked, unpackedConfigs } from '../configs/configs';
 import { run, sql, type Executor, type Op } from '../sql/sql';
 
@@ -81,8 +81,12 @@ export function* pruneDeletedWebhooks(before: string, limit: number): Op<number>
  * with the text compressed outside it; a row changed meanwhile is left for its own write.
  * How many rows were read (fewer than `limit`: none is left).
  */
-export async function packOldConfigTexts(db: Executor, limit: number): Promise<number> {
+export async function packOldConfigTexts(
+  db: Executor,
+  limit: number,
+  texts: TextMemo,
+): Promise<number> {
   const rows = await db.read(unpackedConfigs(limit));
-  for (const row of rows) await db.writeOne(setPacked(row.id, row.revision, packText(row.yaml)));
+  for (const row of rows) await db.writeOne(setPacked(row.id, row.revision, texts.pack(row.yaml)));
   return rows.length;
 }
