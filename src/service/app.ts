@@ -14,6 +14,7 @@ import { DEFAULT_SESSION_LENGTHS, Sessions, type SessionDefaults } from './domai
 import { SessionCookies } from './plugins/session-cookies';
 import { SsoSignIns, type RelyingParty } from './sign-in/sso-sign-ins';
 import { AesTransactionSeal, newSealKey } from './sign-in/transaction-seal';
+import { OidcRelyingParty } from './sign-in/oidc-relying-party';
 import { Invitations } from './domain/invitations';
 import { Members } from './domain/members';
 import { OrganizationSettingsService } from './domain/organization-settings';
@@ -134,7 +135,7 @@ export interface PeopleSettings {
   /** The password rules and the throttle; the service's own when absent. */
   readonly passwords?: PasswordRules;
   readonly throttle?: SignInThrottle;
-  /** The OpenID Connect client; without one, no SSO sign-in. */
+  /** The OpenID Connect client; the service's own when absent. */
   readonly relyingParty?: RelyingParty;
 }
 
@@ -220,7 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sealKey = await store.serviceSecret('sign_in_seal', newSealKey(), clock().toISOString());
   const sso = new SsoSignIns(
     signIns,
-    people.relyingParty,
+    people.relyingParty ?? new OidcRelyingParty(),
     new AesTransactionSeal(sealKey, clock),
     cookies,
   );

@@ -13,6 +13,7 @@ import type { ChosenConnection, SignIns, VerifiedIdentity } from '../domain/sign
 import { SignInRefused } from '../domain/sign-ins';
 import type { StartedSession } from '../domain/sessions';
 import type { Principal } from '../store/records';
+import { RelyingPartyError } from './oidc-relying-party';
 
 /** What the relying party needs of a connection. */
 export interface RelyingPartyConnection {
@@ -163,8 +164,11 @@ export class SsoSignIns {
   }
 
   private failurePage(error: unknown, returnTo: string): string {
-    const code: SignInError = error instanceof SignInRefused ? error.code : 'idp_error';
-    if (!(error instanceof SignInRefused) && !isProviderRefusal(error)) throw error;
+    let code: SignInError;
+    if (error instanceof SignInRefused) code = error.code;
+    else if (error instanceof RelyingPartyError) {
+      code = error.kind === 'stale_request' ? 'stale_request' : 'idp_error';
+    } else throw error;
     const params = new URLSearchParams({ error: code });
     if (returnTo !== '/') params.set('return_to', returnTo);
     return `/sign-in?${params.toString()}`;
@@ -189,11 +193,6 @@ export class SsoSignIns {
   private origin(request: FastifyRequest): string {
     return this.cookies.serviceOrigin(request);
   }
-}
-
-/** A relying party's errors that mean the provider or the round trip said no. */
-function isProviderRefusal(error: unknown): boolean {
-  return error instanceof Error && 'kind' in error;
 }
 
 function relyingPartyConnection(chosen: ChosenConnection): RelyingPartyConnection {
