@@ -23,7 +23,7 @@ describe('why a key failed, in words', () => {
     expect(failure).toBeDefined();
     if (failure === undefined) return;
     expect(describeSignOutReason({ kind: 'unauthorized', failure })).toBe(
-      `${onSignOut} Connect with another key.`,
+      `${onSignOut} Sign in again.`,
     );
   });
 });

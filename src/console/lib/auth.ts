@@ -1,14 +1,23 @@
 /**
  * Who the caller is (`GET /auth/status`): the session-wide resource every page needs (the
  * whoami panel, the permissions that decide what is offered), so it lives in lib like
- * bulletproof-react's lib/auth. Connecting checks a key with it before storing anything.
+ * bulletproof-react's lib/auth. Signing in (a password, SSO, a key exchanged for a session)
+ * ends here too: the status it answers says who is now signed in.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { AuthStatus } from '../../contract/auth-status';
-import { apiRequest, ApiProblem, NetworkError, ResponseParseError } from './api-client';
+import {
+  apiRequest,
+  ApiProblem,
+  NetworkError,
+  ResponseParseError,
+  type RequestOptions,
+} from './api-client';
 import {
   connectionStore,
+  isSameOrigin,
+  normalizeBaseUrl,
   useConnection,
   type AuthFailure,
   type Connection,
@@ -20,58 +29,132 @@ export const authKeys = {
 };
 
 export function getAuthStatus(
-  options: { signal?: AbortSignal; connection?: Pick<Connection, 'baseUrl' | 'apiKey'> } = {},
+  options: Pick<RequestOptions<'getAuthStatus'>, 'signal' | 'connection'> = {},
 ): Promise<AuthStatus> {
   return apiRequest('getAuthStatus', options);
+}
+
+/** Who a status is about: the same person signing in again keeps the page as it is. */
+export function personOf(status: AuthStatus): string | null {
+  return status.user_id ?? status.email ?? null;
 }
 
 export function authStatusQueryOptions() {
   return queryOptions({
     queryKey: [...authKeys.all, 'status'] as const,
-    queryFn: ({ signal }) => getAuthStatus({ signal }),
+    queryFn: async ({ signal }) => {
+      const connection = connectionStore.getSnapshot().connection;
+      const status = await getAuthStatus({ signal });
+      if (connection) connectionStore.confirm(connection, personOf(status));
+      return status;
+    },
     staleTime: 60_000,
   });
 }
 
-/** The auth status of the stored connection; idle while not connected. */
+/**
+ * The auth status of the connection; idle while signed out. It never keeps a session
+ * alive: the server does not count GET /auth/status as activity.
+ */
 export function useAuthStatus() {
   const connection = useConnection();
   return useQuery({ ...authStatusQueryOptions(), enabled: connection !== null });
 }
 
-export interface ConnectInput {
+export type SignInOutcome = 'signed-in' | 'resumed' | 'other-person';
+
+/**
+ * A sign-in answered `status`. While a session had ended under the page, the same person
+ * resumes it (the waiting requests go on, nothing is unmounted); another person does not.
+ */
+export function useFinishSignIn(): (status: AuthStatus, connection: Connection) => SignInOutcome {
+  const queryClient = useQueryClient();
+  return (status, connection) => {
+    const before = connectionStore.getSnapshot();
+    const person = personOf(status);
+    if (before.interrupted !== null && before.person !== null && person !== before.person) {
+      return 'other-person';
+    }
+    connectionStore.signIn(connection, person);
+    queryClient.setQueryData(authStatusQueryOptions().queryKey, status);
+    return before.interrupted !== null ? 'resumed' : 'signed-in';
+  };
+}
+
+export interface KeyInput {
   readonly baseUrl: string;
   readonly apiKey: string;
-  readonly remember: boolean;
+}
+
+export interface KeySignIn {
+  readonly status: AuthStatus;
+  readonly connection: Connection;
+}
+
+function isNotASessionServer(error: unknown): boolean {
+  return error instanceof ApiProblem && (error.status === 404 || error.status === 405);
 }
 
 /**
- * Checks the key with GET /auth/status and stores the connection only when that succeeds.
+ * "Use an API key": on this origin the key is exchanged for a session (the server sets the
+ * cookie) and dropped. Another origin, or a server without sessions, keeps the key in memory
+ * for this tab, after GET /auth/status has checked it.
  */
-export function useConnect() {
-  const queryClient = useQueryClient();
+export async function signInWithKey(input: KeyInput): Promise<KeySignIn> {
+  const baseUrl = normalizeBaseUrl(input.baseUrl);
+  const withKey: Connection = { baseUrl, apiKey: input.apiKey };
+  if (isSameOrigin(baseUrl)) {
+    try {
+      const status = await apiRequest('startKeySession', { connection: withKey });
+      return { status, connection: { baseUrl, apiKey: null } };
+    } catch (error) {
+      if (!isNotASessionServer(error)) throw error;
+    }
+  }
+  return { status: await getAuthStatus({ connection: withKey }), connection: withKey };
+}
+
+/** The mutation behind every "Use an API key" form. */
+export function useSignInWithKey(onDone: (outcome: SignInOutcome, status: AuthStatus) => void) {
+  const finish = useFinishSignIn();
   return useMutation({
-    mutationFn: (input: ConnectInput) =>
-      getAuthStatus({ connection: { baseUrl: input.baseUrl, apiKey: input.apiKey } }),
-    onSuccess: (status, input) => {
-      connectionStore.connect(input, input.remember);
-      queryClient.setQueryData(authStatusQueryOptions().queryKey, status);
-    },
+    mutationFn: signInWithKey,
+    onSuccess: ({ status, connection }) => onDone(finish(status, connection), status),
   });
 }
 
-/** Forgets the key and every cached response. */
-export function useSignOut(): (reason?: SignOutReason) => void {
+/**
+ * Signs out: the session ends on the server (a replayed cookie then gets 401), then the
+ * console forgets the connection and every cached response. A key held in memory is dropped.
+ */
+export function useSignOut(): (reason?: SignOutReason) => Promise<void> {
   const queryClient = useQueryClient();
-  return (reason) => {
-    connectionStore.signOut(reason);
+  return async (reason) => {
+    const { connection } = connectionStore.getSnapshot();
+    let ended: SignOutReason = reason ?? { kind: 'signed-out' };
+    if (connection?.apiKey === null && reason === undefined) {
+      const status = queryClient.getQueryData(authStatusQueryOptions().queryKey);
+      try {
+        const result = await apiRequest('signOut', { connection });
+        if (result.idp_logout_url !== undefined) {
+          ended = {
+            kind: 'signed-out',
+            idpLogoutUrl: result.idp_logout_url,
+            idpName: status?.sign_in_name,
+          };
+        }
+      } catch {
+        // An ended session is signed out already; the console forgets it all the same.
+      }
+    }
+    connectionStore.signOut(ended);
     queryClient.clear();
   };
 }
 
 /**
- * Cached responses belong to the key that fetched them: when the connection changes
- * (connect, sign out, a 401, another tab), the cache is emptied.
+ * Cached responses belong to whoever fetched them: when the connection changes (sign in,
+ * sign out, a 401), the cache is emptied. The same session renewed in place keeps it.
  */
 export function useClearCacheOnConnectionChange(): void {
   const queryClient = useQueryClient();
@@ -87,7 +170,7 @@ export function useClearCacheOnConnectionChange(): void {
 }
 
 function identityOf(connection: Connection | null): string {
-  return connection ? `${connection.baseUrl} ${connection.apiKey}` : '';
+  return connection ? `${connection.baseUrl} ${connection.apiKey ?? 'session'}` : '';
 }
 
 const FAILED_KEY: Record<AuthFailure, string> = {
@@ -96,7 +179,7 @@ const FAILED_KEY: Record<AuthFailure, string> = {
   expired: 'That API key has expired.',
 };
 
-/** Why Connect failed, in words, for the settings form. */
+/** Why "Use an API key" failed, in words, for its form. */
 export function describeConnectFailure(error: unknown, baseUrl: string): string {
   if (error instanceof ApiProblem) {
     if (error.status === 401) return FAILED_KEY[error.authFailure ?? 'invalid'];
@@ -109,21 +192,20 @@ export function describeConnectFailure(error: unknown, baseUrl: string): string 
   if (error instanceof ResponseParseError) {
     return `The server at ${baseUrl} did not answer like a provisioning API.`;
   }
-  return 'Connecting failed. Try again.';
+  return 'Signing in failed. Try again.';
 }
 
 const SIGNED_OUT_BECAUSE: Record<AuthFailure, string> = {
-  invalid: 'Your API key is not valid. Connect with another key.',
-  revoked: 'Your API key was revoked. Connect with another key.',
-  expired: 'Your API key has expired. Connect with another key.',
+  invalid: 'Your API key is not valid. Sign in again.',
+  revoked: 'Your API key was revoked. Sign in again.',
+  expired: 'Your API key has expired. Sign in again.',
 };
 
-/** Why the console signed out by itself, for the alert at the top of the settings. */
-export function describeSignOutReason(reason: SignOutReason): string {
+/** Why the console signed out by itself, for the alert at the top of the sign-in page. */
+export function describeSignOutReason(reason: SignOutReason): string | null {
   if (reason.kind === 'revoked-own-key') {
-    return 'You revoked the API key you were using. Connect with another key.';
+    return 'You revoked the API key you were using. Sign in again.';
   }
+  if (reason.kind === 'signed-out') return 'You are signed out.';
   return SIGNED_OUT_BECAUSE[reason.failure];
 }
-
-export const NOT_CONNECTED_MESSAGE = 'Connect with an API key to continue.';
