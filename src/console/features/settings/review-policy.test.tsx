@@ -17,7 +17,13 @@ const server = setupContractServer();
 
 const managerStatus: AuthStatus = {
   ...ADMIN_STATUS,
-  permissions: ['config:read', 'config:write', 'config:publish', 'api_keys:manage', 'policy:manage'],
+  permissions: [
+    'config:read',
+    'config:write',
+    'config:publish',
+    'api_keys:manage',
+    'policy:manage',
+  ],
 };
 
 /** The account's policy in memory, read and replaced through the contract's handlers. */

@@ -14,11 +14,7 @@ import {
   recordRequests,
   setupContractServer,
 } from '../../testing/msw-contract';
-import {
-  ADMIN_STATUS,
-  connectForTest,
-  renderRoutes,
-} from '../../testing/test-utils';
+import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
 
 // Every connected settings page reads the review policy, at whichever origin it connects to.
 const server = setupContractServer(

@@ -1,15 +1,12 @@
-import { useId, useState } from 'react';
-import { Button } from '../../../components/button';
+import { useId } from 'react';
 import { describeError } from '../../../lib/api-client';
-import { useAuthStatus, useSignOut } from '../../../lib/auth';
+import { useAuthStatus } from '../../../lib/auth';
 import { useConnection } from '../../../lib/connection';
 
-/** Who is signed in, to which API and how, and Sign out. */
+/** Who is signed in, to which API and how (Sign out is in the whoami panel, on every page). */
 export function ConnectionSection() {
   const connection = useConnection();
   const status = useAuthStatus();
-  const signOut = useSignOut();
-  const [signingOut, setSigningOut] = useState(false);
   const titleId = useId();
   if (!connection) return null;
 
@@ -34,17 +31,6 @@ export function ConnectionSection() {
             ? 'The browser holds a session, never a key.'
             : 'The key is held in memory and forgotten when this tab closes.'}
         </p>
-        <div className="form-actions">
-          <Button
-            pending={signingOut}
-            onClick={() => {
-              setSigningOut(true);
-              void signOut();
-            }}
-          >
-            Sign out
-          </Button>
-        </div>
       </div>
     </section>
   );
