@@ -46,7 +46,7 @@ async function sessionEndsWhileCreatingAKey(code: 'session_expired' | 'session_r
           id: 'key_new',
           name: body.name,
           obfuscated_value: 'sk_…new1',
-          permissions: ['config:read'],
+          permissions: ['config:read' as const],
           created_at: '2026-11-22T10:00:00.000Z',
           last_used_at: null,
           expires_at: null,

@@ -62,6 +62,9 @@ export function useCreateInvitation() {
   return useMutation({
     mutationFn: (input: { email: string; role: Role }) =>
       apiRequest('createInvitation', { body: input }),
+    // The answer holds the one-time link: the form resets the mutation once it has it, and
+    // with gcTime 0 the cache lets go of it at once.
+    gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKeys.all }),
   });
 }
