@@ -65,13 +65,17 @@ describe('the auth status record', () => {
 });
 
 describe('permissions and roles', () => {
-  it('names five permissions and three roles', () => {
+  it('names nine permissions and three roles', () => {
     expect(permissionSchema.options).toEqual([
       'config:read',
       'config:write',
       'config:publish',
       'api_keys:manage',
       'audit:read',
+      'members:manage',
+      'client_keys:manage',
+      'webhooks:manage',
+      'policy:manage',
     ]);
     expect(roleSchema.options).toEqual(['admin', 'editor', 'viewer']);
   });

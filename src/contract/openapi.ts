@@ -78,6 +78,15 @@ const responseHeaders = {
       'The next page of this list: <URL>; rel="next", absent on the last page. Follow it as it is; its cursor is opaque',
     schema: z.string(),
   },
+  Location: {
+    description:
+      'Where the browser goes: the identity provider, or back to the console (its sign-in page naming the reason when signing in failed)',
+    schema: z.string(),
+  },
+  'Set-Cookie': {
+    description: 'The session cookie (HttpOnly, SameSite=Strict; __Host-sid over HTTPS)',
+    schema: z.string(),
+  },
   'WWW-Authenticate': {
     description: 'Bearer realm="provisioning", error="invalid_token" (RFC 6750)',
     schema: z.string(),
@@ -89,10 +98,11 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   204: 'No content',
+  302: 'A redirect (Location)',
   304: 'Not modified: the copy the If-None-Match names is current (no body)',
   400: 'The request is malformed (errors name what is wrong)',
-  401: 'The API key is missing, malformed, unknown, revoked or expired',
-  403: 'The API key lacks the permission',
+  401: 'The API key or session is missing, malformed, unknown, revoked or expired',
+  403: 'The API key or role lacks the permission, or a session request failed the CSRF checks',
   404: "Not found in the caller's account",
   409: 'The operation cannot apply now, or its result would be invalid (validation)',
   412: 'If-Match does not match the revision of the config',
@@ -222,6 +232,7 @@ function parametersOf(schema: JsonSchema, location: OpenApiParameter['in']): Ope
 
 function responseHeadersOf(endpoint: Endpoint, status: number): ResponseHeaderName[] {
   if (status === 401) return ['WWW-Authenticate'];
+  if (status === 302) return ['Location'];
   if (status === 429 || status === 503) return ['Retry-After'];
   const success = status >= 200 && status < 300;
   return [

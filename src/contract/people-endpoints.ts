@@ -44,7 +44,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'public',
     permission: null,
-    query: z.object({ email: signInQuerySchema.shape.email }),
+    query: z.strictObject({ email: signInQuerySchema.shape.email }),
     responses: { 200: signInOptionsSchema, ...problems(400, 429) },
   }),
   signIn: endpoint({

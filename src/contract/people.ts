@@ -44,7 +44,7 @@ const emailSchema = z
   .check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(EMAIL_MAX_LENGTH), z.email());
 
 export const passwordSignInRequestSchema = z
-  .object({
+  .strictObject({
     email: emailSchema,
     // Length is judged after NFKC normalization, by the service; the bounds here only
     // keep a huge body out.
@@ -53,7 +53,7 @@ export const passwordSignInRequestSchema = z
   .register(z.globalRegistry, { id: 'PasswordSignInRequest' });
 export type PasswordSignInRequest = z.infer<typeof passwordSignInRequestSchema>;
 
-export const signInQuerySchema = z.object({
+export const signInQuerySchema = z.strictObject({
   org: described(z.optional(z.string().check(z.maxLength(100))), 'The organization id'),
   email: described(
     z.optional(emailSchema),
@@ -69,7 +69,10 @@ export const signInQuerySchema = z.object({
   ),
 });
 
-/** The identity provider's redirect back: either a code and state, or an error. */
+/**
+ * The identity provider's redirect back: either a code and state, or an error. Not strict:
+ * providers add parameters of their own (Google's `scope` and `authuser`, `session_state`).
+ */
 export const signInCallbackQuerySchema = z.object({
   code: z.optional(z.string().check(z.maxLength(4096))),
   state: z.optional(z.string().check(z.maxLength(512))),
@@ -139,7 +142,7 @@ export const memberListSchema = z
   .register(z.globalRegistry, { id: 'MemberList' });
 export const memberParamsSchema = z.object({ user_id: z.string().check(z.maxLength(100)) });
 export const memberUpdateSchema = z
-  .object({ role: roleSchema })
+  .strictObject({ role: roleSchema })
   .register(z.globalRegistry, { id: 'MemberUpdate' });
 
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
@@ -167,7 +170,7 @@ export const invitationListSchema = z
   .register(z.globalRegistry, { id: 'InvitationList' });
 export const invitationListQuerySchema = pagedQuerySchema({});
 export const createInvitationSchema = z
-  .object({ email: emailSchema, role: roleSchema })
+  .strictObject({ email: emailSchema, role: roleSchema })
   .register(z.globalRegistry, { id: 'CreateInvitation' });
 export const invitationIdParamsSchema = z.object({ id: z.string().check(z.maxLength(100)) });
 export const invitationTokenParamsSchema = z.object({
@@ -188,7 +191,7 @@ export const invitationPreviewSchema = z
   .register(z.globalRegistry, { id: 'InvitationPreview' });
 export type InvitationPreview = z.infer<typeof invitationPreviewSchema>;
 export const acceptInvitationSchema = z
-  .object({
+  .strictObject({
     password: described(
       z.optional(z.string().check(z.minLength(1), z.maxLength(4 * PASSWORD_MAX_LENGTH))),
       'A new local password; leave out after signing in with SSO',
@@ -225,7 +228,7 @@ export const ssoSettingsSchema = z
   })
   .register(z.globalRegistry, { id: 'SsoSettings' });
 export const ssoSettingsUpdateSchema = z
-  .object({
+  .strictObject({
     ...ssoFields,
     client_secret: described(
       z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
@@ -253,6 +256,6 @@ export const organizationSettingsSchema = z
   .register(z.globalRegistry, { id: 'OrganizationSettings' });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 export const organizationSettingsUpdateSchema = z
-  .object({ ...sessionLengths, sso: z.nullable(ssoSettingsUpdateSchema) })
+  .strictObject({ ...sessionLengths, sso: z.nullable(ssoSettingsUpdateSchema) })
   .register(z.globalRegistry, { id: 'OrganizationSettingsUpdate' });
 export type OrganizationSettingsUpdate = z.infer<typeof organizationSettingsUpdateSchema>;

@@ -53,9 +53,10 @@ describe('problem details', () => {
     ]);
   });
 
-  it('tells a missing key from a key that is invalid, revoked or expired, all 401', () => {
+  it('tells a missing key from a key or session that is invalid, revoked or expired, all 401', () => {
+    // A sign-in that fails is a 401 too, but it is the answer to signing in, not to a caller.
     const unauthenticated = Object.entries(PROBLEM_CODES)
-      .filter(([, entry]) => entry.status === 401)
+      .filter(([code, entry]) => entry.status === 401 && code !== 'sign_in_failed')
       .map(([code]) => code);
     expect(unauthenticated.sort()).toEqual([...UNAUTHENTICATED_CODES].sort());
     expect(UNAUTHENTICATED_CODES).toEqual([
@@ -63,6 +64,8 @@ describe('problem details', () => {
       'api_key_invalid',
       'api_key_revoked',
       'api_key_expired',
+      'session_expired',
+      'session_revoked',
     ]);
   });
 });

@@ -10,6 +10,20 @@ import { ClientKeys } from './domain/client-keys';
 import { ConfigService } from './domain/config-service';
 import { Reviews } from './domain/reviews';
 import { Webhooks } from './domain/webhooks';
+import { DEFAULT_SESSION_LENGTHS, Sessions, type SessionDefaults } from './domain/sessions';
+import { SessionCookies } from './plugins/session-cookies';
+import { SsoSignIns } from './sign-in/sso-sign-ins';
+import { Invitations } from './domain/invitations';
+import { Members } from './domain/members';
+import { OrganizationSettingsService } from './domain/organization-settings';
+import {
+  SignIns,
+  type DeploymentSso,
+  type PasswordRules,
+  type SignInThrottle,
+} from './domain/sign-ins';
+import { registerPeopleRoutes } from './routes/people-routes';
+import { servicePasswordRules, StoreSignInThrottle } from './sign-in/password-rules';
 import { authentication } from './plugins/authentication';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -100,6 +114,23 @@ export interface AppOptions {
    * often the pruner runs (DEFAULT_RETENTION's where absent); `false`: no pruner (tests).
    */
   readonly retention?: Partial<RetentionSettings> | false;
+  /** Sign-in and sessions: the public URL, session lengths, the default SSO connection. */
+  readonly people?: PeopleSettings;
+}
+
+export interface PeopleSettings {
+  /**
+   * `PUBLIC_URL`: where people reach the service; its scheme picks the session cookie
+   * (`__Host-sid` over https) and it makes the identity provider's redirect URI.
+   */
+  readonly publicUrl?: string;
+  /** `SESSION_IDLE_MINUTES`, `SESSION_MAX_HOURS`: the deployment's session lengths. */
+  readonly sessionDefaults?: SessionDefaults;
+  /** `OIDC_*`: the deployment's SSO connection, serving organizations without their own. */
+  readonly deploymentSso?: DeploymentSso;
+  /** The password rules and the throttle; the service's own when absent. */
+  readonly passwords?: PasswordRules;
+  readonly throttle?: SignInThrottle;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -150,7 +181,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // streams must have ended first.
   app.addHook('preClose', async () => streams.close());
   registerConnectionRules(app);
-  await app.register(authentication, { store: options.store, clock });
+  const people = options.people ?? {};
+  const publicUrl = people.publicUrl === undefined ? undefined : new URL(people.publicUrl);
+  const cookies = new SessionCookies(publicUrl);
+  const sessionDefaults = people.sessionDefaults ?? DEFAULT_SESSION_LENGTHS;
+  const sessions = new Sessions(options.store, clock, sessionDefaults);
+  await app.register(authentication, { store: options.store, clock, sessions, cookies });
   await registerRateLimit(
     app,
     options.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -173,7 +209,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = new Webhooks(store, clock, urlPolicy);
 
   registerMetaRoutes(app, store);
-  registerAuthRoutes(app);
+  const passwords = people.passwords ?? (await servicePasswordRules());
+  const throttle = people.throttle ?? new StoreSignInThrottle(store);
+  const signIns = new SignIns(store, clock, sessions, passwords, throttle, people.deploymentSso);
+  registerAuthRoutes(app, { sessions, cookies, sso: new SsoSignIns() });
+  registerPeopleRoutes(app, {
+    members: new Members(store, clock),
+    invitations: new Invitations(store, clock, sessions, signIns, passwords),
+    settings: new OrganizationSettingsService(
+      store,
+      clock,
+      sessionDefaults,
+      people.deploymentSso !== undefined,
+    ),
+    signIns,
+    cookies,
+  });
   registerConfigRoutes(app, configs);
   registerReviewRoutes(app, reviews);
   registerApiKeyRoutes(app, apiKeys);

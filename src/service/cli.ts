@@ -119,7 +119,7 @@ const COMMANDS: Record<string, Command> = {
       process.once('SIGINT', shutdown);
       if (server.demo) {
         process.stderr.write(
-          `\nProvisioning Console: ${server.url}\nDemo account ${server.demo.account.email}; admin API key (shown once, keep it):\n\n  ${server.demo.apiKey}\n\nWhat the demo's checkout app reads (client key ${server.demo.clientKey}):\n\n  curl ${server.url}${API_BASE_PATH}/delivery/${server.demo.clientKey}/apps/checkout\n\n`,
+          `\nProvisioning Console: ${server.url}\nSign in as the demo owner (${server.demo.account.email}), once, to set a password:\n\n  ${server.url}${server.demo.signInPath}\n\nDemo admin API key (shown once, keep it; "Use an API key" on the sign-in page):\n\n  ${server.demo.apiKey}\n\nWhat the demo's checkout app reads (client key ${server.demo.clientKey}):\n\n  curl ${server.url}${API_BASE_PATH}/delivery/${server.demo.clientKey}/apps/checkout\n\n`,
         );
       } else {
         process.stderr.write(`\nProvisioning Console: ${server.url}\n\n`);
@@ -132,6 +132,7 @@ const COMMANDS: Record<string, Command> = {
         ...(server.demo
           ? {
               demo_api_key: server.demo.apiKey,
+              demo_sign_in_url: `${server.url}${server.demo.signInPath}`,
               demo_client_key: server.demo.clientKey,
               demo_account_id: server.demo.account.account_id,
             }

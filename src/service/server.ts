@@ -53,6 +53,7 @@ export async function startServer(
     webhookUrlPolicy: { allowPrivate: settings.webhooksAllowPrivate },
     webhookSender: settings.webhookSender,
     retention: settings.retention,
+    people: settings.people,
     ...(existsSync(CONSOLE_DIR) ? { consoleDir: CONSOLE_DIR } : {}),
     logger: { ...serviceLoggerOptions(process.env.LOG_LEVEL ?? 'info'), stream: log.stream },
   });

@@ -227,3 +227,56 @@ describe('retention', () => {
     );
   });
 });
+
+describe('sign-in settings', () => {
+  const sso = {
+    PUBLIC_URL: 'https://console.acme.com/',
+    OIDC_ISSUER: 'https://acme.okta.com',
+    OIDC_CLIENT_ID: 'console',
+    OIDC_CLIENT_SECRET: 's3cret',
+  };
+
+  it('defaults to sessions of 30 idle minutes and 12 hours, no public URL, no SSO', () => {
+    expect(settingsFromEnv({}).people).toEqual({
+      sessionDefaults: { idleMinutes: 30, maxHours: 12 },
+    });
+  });
+
+  it('reads the deployment connection, its groups and just-in-time join', () => {
+    const { people } = settingsFromEnv({
+      ...sso,
+      OIDC_GROUP_ROLES: 'console-admins=admin, engineering=editor',
+      OIDC_DEFAULT_ROLE: 'refuse',
+      OIDC_JIT_ORGANIZATION: 'org_1',
+      SESSION_IDLE_MINUTES: '15',
+    });
+    expect(people.publicUrl).toBe('https://console.acme.com');
+    expect(people.sessionDefaults).toEqual({ idleMinutes: 15, maxHours: 12 });
+    expect(people.deploymentSso).toEqual({
+      connection: {
+        issuer: 'https://acme.okta.com',
+        client_id: 'console',
+        email_domains: [],
+        groups_claim: 'groups',
+        group_roles: { 'console-admins': 'admin', engineering: 'editor' },
+        default_role: 'refuse',
+        jit: true,
+      },
+      clientSecret: 's3cret',
+      jitOrganizationId: 'org_1',
+    });
+  });
+
+  it('refuses half a connection, a bad group map, and lengths out of bounds', () => {
+    expect(() => settingsFromEnv({ OIDC_ISSUER: 'https://acme.okta.com' })).toThrow(
+      /OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and PUBLIC_URL together/,
+    );
+    expect(() => settingsFromEnv({ ...sso, OIDC_GROUP_ROLES: 'admins=owner' })).toThrow(
+      /"admins=owner" is not one/,
+    );
+    expect(() => settingsFromEnv({ SESSION_IDLE_MINUTES: '2' })).toThrow(
+      /SESSION_IDLE_MINUTES must be between 5 and 1440/,
+    );
+    expect(() => settingsFromEnv({ PUBLIC_URL: 'console.acme.com' })).toThrow(/PUBLIC_URL/);
+  });
+});

@@ -1,4 +1,8 @@
 /** The service's settings from the environment (docs/operations.md), with their defaults. */
+import { ROLES, type Role } from '../contract/auth-status';
+import { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } from '../contract/people';
+import type { PeopleSettings } from './app';
+import type { DeploymentSso } from './domain/sign-ins';
 import { isIP } from 'node:net';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -48,6 +52,8 @@ export interface ServiceSettings {
    * `WEBHOOK_DELETED_RETENTION_DAYS`, `PRUNE_INTERVAL_MS`: what the pruner keeps, how often it runs.
    */
   readonly retention: RetentionSettings;
+  /** Sign-in: the public URL, session lengths, the deployment's SSO connection. */
+  readonly people: PeopleSettings;
 }
 
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
@@ -252,5 +258,86 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       ),
       intervalMs: millisecondsFrom(env, 'PRUNE_INTERVAL_MS', DEFAULT_RETENTION.intervalMs),
     },
+    people: peopleSettingsFrom(env),
   };
+}
+
+/**
+ * `PUBLIC_URL`, `SESSION_IDLE_MINUTES`, `SESSION_MAX_HOURS` and the deployment's SSO
+ * connection (`OIDC_*`): all of it or none, a half-set connection is a mistake worth stopping for.
+ */
+export function peopleSettingsFrom(env: NodeJS.ProcessEnv): PeopleSettings {
+  const publicUrl = env.PUBLIC_URL?.trim() || undefined;
+  if (publicUrl !== undefined && originOf(publicUrl) === undefined) {
+    throw new Error(
+      `PUBLIC_URL must be an http(s) URL such as https://console.example.com, got "${publicUrl}"`,
+    );
+  }
+  const idleMinutes = wholeNumberFrom(env, 'SESSION_IDLE_MINUTES', SESSION_IDLE_MINUTES.default);
+  const maxHours = wholeNumberFrom(env, 'SESSION_MAX_HOURS', SESSION_MAX_HOURS.default);
+  if (idleMinutes < SESSION_IDLE_MINUTES.min || idleMinutes > SESSION_IDLE_MINUTES.max)
+    throw new Error(
+      `SESSION_IDLE_MINUTES must be between ${SESSION_IDLE_MINUTES.min} and ${SESSION_IDLE_MINUTES.max}`,
+    );
+  if (maxHours < SESSION_MAX_HOURS.min || maxHours > SESSION_MAX_HOURS.max)
+    throw new Error(
+      `SESSION_MAX_HOURS must be between ${SESSION_MAX_HOURS.min} and ${SESSION_MAX_HOURS.max}`,
+    );
+  const deploymentSso = deploymentSsoFrom(env, publicUrl);
+  return {
+    ...(publicUrl !== undefined ? { publicUrl: originOf(publicUrl) as string } : {}),
+    sessionDefaults: { idleMinutes, maxHours },
+    ...(deploymentSso ? { deploymentSso } : {}),
+  };
+}
+
+function deploymentSsoFrom(
+  env: NodeJS.ProcessEnv,
+  publicUrl: string | undefined,
+): DeploymentSso | undefined {
+  const issuer = env.OIDC_ISSUER?.trim() || undefined;
+  const clientId = env.OIDC_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.OIDC_CLIENT_SECRET || undefined;
+  const given = [issuer, clientId, clientSecret].filter((value) => value !== undefined);
+  if (given.length === 0) return undefined;
+  if (given.length < 3 || publicUrl === undefined)
+    throw new Error(
+      'SSO needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and PUBLIC_URL together (the redirect URI is PUBLIC_URL/api/v1/auth/callback)',
+    );
+  const defaultRole = env.OIDC_DEFAULT_ROLE?.trim() || 'viewer';
+  if (!(ROLES as readonly string[]).includes(defaultRole) && defaultRole !== 'refuse')
+    throw new Error(
+      `OIDC_DEFAULT_ROLE must be admin, editor, viewer or refuse, got "${defaultRole}"`,
+    );
+  const jitOrganizationId = env.OIDC_JIT_ORGANIZATION?.trim() || undefined;
+  return {
+    connection: {
+      issuer: issuer as string,
+      client_id: clientId as string,
+      email_domains: [],
+      groups_claim: env.OIDC_GROUPS_CLAIM?.trim() || 'groups',
+      group_roles: groupRolesFrom(env.OIDC_GROUP_ROLES),
+      default_role: defaultRole as Role | 'refuse',
+      jit: jitOrganizationId !== undefined,
+    },
+    clientSecret: clientSecret as string,
+    jitOrganizationId,
+  };
+}
+
+/** `OIDC_GROUP_ROLES="console-admins=admin,engineering=editor"`: a group's role. */
+export function groupRolesFrom(raw: string | undefined): Record<string, Role> {
+  const roles: Record<string, Role> = {};
+  if (raw === undefined || raw.trim() === '') return roles;
+  for (const entry of raw.split(',')) {
+    const at = entry.lastIndexOf('=');
+    const group = entry.slice(0, at).trim();
+    const role = entry.slice(at + 1).trim();
+    if (at <= 0 || group === '' || !(ROLES as readonly string[]).includes(role))
+      throw new Error(
+        `OIDC_GROUP_ROLES must be group=role pairs separated by commas (roles: admin, editor, viewer); "${entry.trim()}" is not one`,
+      );
+    roles[group] = role as Role;
+  }
+  return roles;
 }

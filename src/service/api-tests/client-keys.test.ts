@@ -137,7 +137,7 @@ describe('DELETE /client-keys/{id}', () => {
 
 describe('permissions', () => {
   it.each(['editor', 'viewer'] as const)(
-    'a key of a %s (no api_keys:manage) gets 403 on every client key endpoint',
+    'a key of a %s (no client_keys:manage) gets 403 on every client key endpoint',
     async (role) => {
       const key = await service.keyFor(role);
       const created = await ok(service, admin, 'createClientKey', { payload: { name: 'W' } });
@@ -147,7 +147,7 @@ describe('permissions', () => {
         await send(service, key, 'revokeClientKey', { params: { id: created.id } }),
       ]) {
         const problem = expectProblem(response, 403, 'forbidden');
-        expect(problem.detail).toContain('api_keys:manage');
+        expect(problem.detail).toContain('client_keys:manage');
       }
       expect((await ok(service, admin, 'listClientKeys')).map((k) => k.revoked_at)).toEqual([null]);
     },

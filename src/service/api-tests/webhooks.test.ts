@@ -273,7 +273,7 @@ describe('permissions', () => {
   beforeEach(() => startWith());
 
   it.each(['editor', 'viewer'] as const)(
-    'a key of a %s (no api_keys:manage) gets 403 on every webhook endpoint',
+    'a key of a %s (no webhooks:manage) gets 403 on every webhook endpoint',
     async (role) => {
       const key = await service.keyFor(role);
       const hook = await createWebhook();
@@ -290,7 +290,7 @@ describe('permissions', () => {
           params: { id: hook.id, delivery_id: id },
         }),
       ]) {
-        expect(expectProblem(response, 403, 'forbidden').detail).toContain('api_keys:manage');
+        expect(expectProblem(response, 403, 'forbidden').detail).toContain('webhooks:manage');
       }
       expect(await ok(service, admin, 'listWebhooks')).toHaveLength(1);
       expect(await outboxOf(hook.id)).toHaveLength(1);

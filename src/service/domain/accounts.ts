@@ -6,7 +6,7 @@ import type { Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
 import { Refused } from './refusals';
 import { newId } from '../ids';
-import type { UserRecord } from '../store/records';
+import type { PersonRecord, UserRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
@@ -49,6 +49,8 @@ export class Accounts {
     const accountId = newId('acc_');
     const userId = newId('usr_');
     const configId = newId('cfg_');
+    const organizationId = newId('org_');
+    const personId = newId('per_');
     const yaml = input.initialYaml ?? EMPTY_CONFIG_YAML;
     const label = 'Initial config';
     const report = validateConfigText(yaml, { type: 'published', name: label });
@@ -58,9 +60,12 @@ export class Accounts {
         id: accountId,
         name: input.name,
         account_type: input.accountType ?? 'standard',
-        idp_organization_id: newId('org_'),
+        idp_organization_id: organizationId,
         created_at: at,
       },
+      // Each account made by the operator starts an organization of its own.
+      organization: { id: organizationId, name: input.name, created_at: at },
+      ownerPerson: newPerson(personId, organizationId, input.ownerEmail, at),
       owner: {
         id: userId,
         account_id: accountId,
@@ -68,6 +73,7 @@ export class Accounts {
         role: 'admin',
         idp_user_id: newId('idp_'),
         created_at: at,
+        person_id: personId,
       },
       firstConfig: {
         id: configId,
@@ -113,6 +119,7 @@ export class Accounts {
     };
   }
 
+  /** The user as made: joined to the person of that email in the organization, or a new one. */
   async addUser(input: NewUser): Promise<UserRecord> {
     if (!(await this.store.getAccount(input.accountId))) {
       throw new Refused('not_found', `There is no account ${input.accountId}`);
@@ -128,6 +135,7 @@ export class Accounts {
     };
     await this.store.createUser(
       user,
+      newPerson(newId('per_'), '', input.email, at),
       audit(input.accountId, at, 'user.create', null, user.id, {
         email: input.email,
         role: input.role,
@@ -135,4 +143,24 @@ export class Accounts {
     );
     return user;
   }
+}
+
+/** A person who has not signed in yet: no password, no identity provider. */
+export function newPerson(
+  id: string,
+  organizationId: string,
+  email: string,
+  at: string,
+): PersonRecord {
+  return {
+    id,
+    organization_id: organizationId,
+    email,
+    name: null,
+    issuer: null,
+    subject: null,
+    password_hash: null,
+    created_at: at,
+    last_sign_in_at: null,
+  };
 }

@@ -43,7 +43,7 @@ export class ApiKeys {
       name: request.name,
       ...(request.permissions ? { permissions: request.permissions } : {}),
       ...(request.expires_in_days !== undefined ? { expiresInDays: request.expires_in_days } : {}),
-      creatorPermissions: principal.key.permissions,
+      creatorPermissions: principal.permissions,
       actor: principal,
     });
   }

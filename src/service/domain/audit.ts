@@ -9,7 +9,7 @@ export function audit(
   accountId: string,
   at: string,
   action: string,
-  actor: Principal | null,
+  actor: AuditActor | null,
   targetId: string | null,
   detail: Record<string, unknown>,
 ): AuditRecord {
@@ -17,11 +17,19 @@ export function audit(
     account_id: accountId,
     at,
     action,
-    actor: actor?.key.id ?? null,
+    actor: actor === null ? null : actorIdOf(actor),
     target_id: targetId,
     detail,
     ip: actor?.ip ?? null,
   };
+}
+
+/** What an audit record needs of who acted (a Principal is one). */
+export type AuditActor = Pick<Principal, 'key' | 'user' | 'ip'>;
+
+/** Who acted: the key (a Bearer request or a session made from it), else the member. */
+export function actorIdOf(principal: AuditActor): string {
+  return principal.key?.id ?? principal.user.id;
 }
 
 /** `https://user:pw@hooks.example.com/T0/B1?token=x` -> `https://hooks.example.com/…`. */

@@ -63,7 +63,7 @@ export class ConfigService {
     if (query.kind === 'published' && review !== undefined && review !== 'none') {
       return { items: [], next: undefined };
     }
-    if (review === 'waiting_for_me' && !principal.key.permissions.includes('config:publish')) {
+    if (review === 'waiting_for_me' && !principal.permissions.includes('config:publish')) {
       return { items: [], next: undefined };
     }
     const policy = await this.store.getPolicy(accountId);

@@ -3,6 +3,7 @@
  * apps, comments, and one running A/B test, an admin key printed once, and a client key
  * so that an app (or curl) can read its live view at once.
  */
+import { createInvitation } from './invitations';
 import type { Store } from '../store/store';
 import { Accounts, type CreatedAccount } from './accounts';
 import { ApiKeys } from './api-keys';
@@ -49,6 +50,8 @@ export interface DemoAccount {
   readonly apiKey: string;
   /** `ck_…`: reads every demo app's live view (not a secret). */
   readonly clientKey: string;
+  /** The owner's one-time link (a path) to set a password and sign in: no identity provider needed. */
+  readonly signInPath: string;
 }
 
 export async function createDemoAccount(store: Store, now: Date): Promise<DemoAccount> {
@@ -69,5 +72,17 @@ export async function createDemoAccount(store: Store, now: Date): Promise<DemoAc
     apps: undefined,
     actor: null,
   });
-  return { account, apiKey: key.secret, clientKey: clientKey.key };
+  const link = await createInvitation(store, {
+    accountId: account.account_id,
+    email: owner.email,
+    role: owner.role,
+    by: null,
+    now,
+  });
+  return {
+    account,
+    apiKey: key.secret,
+    clientKey: clientKey.key,
+    signInPath: `/invitations/${link.token}`,
+  };
 }

@@ -26,7 +26,19 @@ export type RefusalKind =
   /** A field is well formed, but its value is refused (a webhook URL the policy forbids). */
   | 'invalid_field'
   /** A create would pass one of the account's limits (domain/limits.ts). */
-  | 'limit_reached';
+  | 'limit_reached'
+  /** The change would leave the account without an admin. */
+  | 'last_admin'
+  /** An invitation link that was used, revoked or has expired. */
+  | 'invitation_unusable'
+  /** An email and password that do not match a person (the same for an unknown email). */
+  | 'sign_in_failed'
+  /** The request contradicts what exists (an invitation for a member, a session from a session). */
+  | 'conflict'
+  /** Too many failed sign-ins: wait `retryAfterSeconds`. */
+  | 'too_many_tries'
+  /** The caller may not do this here (password sign-in turned off, another person's link). */
+  | 'not_permitted';
 
 /** The limit a `limit_reached` refusal names, and its value. */
 export interface RefusedLimit {
@@ -47,6 +59,8 @@ export class Refused extends Error {
   readonly field: RefusedField | undefined;
   /** The limit reached, for `limit_reached`. */
   readonly limit: RefusedLimit | undefined;
+  /** How long to wait, for `too_many_tries`. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly kind: RefusalKind,
@@ -55,12 +69,14 @@ export class Refused extends Error {
       readonly report?: ValidationReport;
       readonly field?: RefusedField;
       readonly limit?: RefusedLimit;
+      readonly retryAfterSeconds?: number;
     } = {},
   ) {
     super(message);
     this.report = detail.report;
     this.field = detail.field;
     this.limit = detail.limit;
+    this.retryAfterSeconds = detail.retryAfterSeconds;
   }
 }
 

@@ -140,7 +140,7 @@ export class Reviews {
         body: input.body ?? '',
         line: input.line ?? null,
         revision: draft.revision,
-        api_key_id: principal.key.id,
+        api_key_id: principal.key?.id ?? null,
         reviewer,
         at,
       };

@@ -14,8 +14,7 @@ export type PublishAction = 'publish' | 'publish_on_approval' | 'activate' | 'li
 export function changedBy(principal: Principal) {
   return {
     email: principal.user.email,
-    api_key_id: principal.key.id,
-    api_key_name: principal.key.name,
+    ...(principal.key ? { api_key_id: principal.key.id, api_key_name: principal.key.name } : {}),
   };
 }
 

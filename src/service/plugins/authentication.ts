@@ -1,7 +1,9 @@
 /**
- * API key authentication, one plugin per app. It identifies the caller once a request
- * (`request.principal`, or why the key is refused): first thing where the rate limit counts,
- * else when a route that needs a key admits it, in preParsing, before the body is read.
+ * Authentication, one plugin per app: an API key (`Authorization: Bearer`) or, without one,
+ * the session cookie. It identifies the caller once a request (`request.principal`, or why
+ * it is refused): first thing where the rate limit counts, else when a route that needs a
+ * caller admits it, in preParsing, before the body is read. A session's changes must also
+ * pass the CSRF checks (sessionRequestRefusal).
  */
 import type {
   FastifyInstance,
@@ -11,14 +13,19 @@ import type {
 } from 'fastify';
 import type { Permission } from '../../contract/auth-status';
 import { CLIENT_KEY_PREFIX } from '../../contract/delivery';
+import { API_BASE_PATH } from '../../contract/endpoint-kit';
 import type { UnauthenticatedCode } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
 import { hashSecret, isWellFormedSecret } from '../domain/api-key-secrets';
 import type { Clock } from '../domain/clock';
-import type { Principal } from '../store/records';
+import type { KeyPrincipal, Principal } from '../store/records';
+import type { SessionExpiry, Sessions } from '../domain/sessions';
+import { sessionRequestRefusal, type SessionCookies } from './session-cookies';
 import type { Store } from '../store/store';
 
 const REALM = 'Bearer realm="provisioning"';
+/** `GET /auth/status`: read without extending the session's idle time. */
+const STATUS_ROUTE = `${API_BASE_PATH}/auth/status`;
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -35,6 +42,8 @@ const REFUSALS = {
   unknown: { code: 'api_key_invalid', detail: 'The API key is not known' },
   revoked: { code: 'api_key_revoked', detail: 'The API key was revoked' },
   expired: { code: 'api_key_expired', detail: 'The API key has expired' },
+  sessionExpired: { code: 'session_expired', detail: 'The session has expired: sign in again' },
+  sessionRevoked: { code: 'session_revoked', detail: 'The session was ended: sign in again' },
 } as const satisfies Record<string, { code: UnauthenticatedCode; detail: string }>;
 
 type KeyRefusal = keyof typeof REFUSALS;
@@ -117,22 +126,51 @@ declare module 'fastify' {
     principal: Principal | undefined;
     /** Why there is no principal, once `identify` has run. */
     keyRefusal: KeyRefusal | undefined;
+    /** When the request's session ends, if it came with one. */
+    sessionExpiry: SessionExpiry | undefined;
   }
 }
 
 interface AuthenticationOptions {
   readonly store: Store;
   readonly clock: Clock;
+  readonly sessions: Sessions;
+  readonly cookies: SessionCookies;
 }
 
-const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, clock }) => {
+const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
+  app,
+  { store, clock, sessions, cookies },
+) => {
   const rememberedHashes = new RememberedHashes();
 
+  /** The session named by the request's cookie, judged now. */
+  const identifySession = async (request: FastifyRequest, token: string): Promise<void> => {
+    const found = await store.findSessionByHash(hashSecret(token));
+    if (!found) {
+      request.keyRefusal = 'sessionRevoked';
+      return;
+    }
+    const judged = sessions.judge(found, clock());
+    if ('principal' in judged) {
+      request.principal = judged.principal;
+      request.sessionExpiry = judged.expiresAt;
+      return;
+    }
+    request.keyRefusal = judged.refusal === 'session_expired' ? 'sessionExpired' : 'sessionRevoked';
+    if (judged.endReason !== null) await sessions.endFound(found, judged.endReason);
+  };
+
   /** Notes what the key found means; keeps the hash only of a key that is in use. */
-  const settle = (request: FastifyRequest, token: string, keyHash: string, found?: Principal) => {
+  const settle = (
+    request: FastifyRequest,
+    token: string,
+    keyHash: string,
+    found?: KeyPrincipal,
+  ) => {
     let refusal: KeyRefusal | undefined;
     if (!found) refusal = 'unknown';
-    else if (found.key.revoked_at !== null) refusal = 'revoked';
+    else if (found.key.revoked_at !== null || found.user.removed_at) refusal = 'revoked';
     else if (
       found.key.expires_at !== null &&
       Date.parse(found.key.expires_at) <= clock().getTime()
@@ -151,6 +189,10 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
   /** Sets `request.principal` or `request.keyRefusal`; a promise only where the store waits. */
   const identifyNow = (request: FastifyRequest): Promise<void> | undefined => {
     const token = bearerToken(request);
+    if (token === undefined) {
+      const sessionToken = cookies.tokenOf(request.headers.cookie);
+      if (sessionToken !== undefined) return identifySession(request, sessionToken);
+    }
     if (token === undefined || !isWellFormedSecret(token)) {
       if (token === undefined) request.keyRefusal = 'missing';
       else request.keyRefusal = token.startsWith(CLIENT_KEY_PREFIX) ? 'clientKey' : 'malformed';
@@ -176,6 +218,14 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
     const principal = request.principal;
     if (principal === undefined) throw unauthorized(request.keyRefusal ?? 'missing');
     const now = clock();
+    if (principal.session) {
+      const refusal = sessionRequestRefusal(request, cookies.serviceOrigin(request));
+      if (refusal) throw refusal;
+      // Reading who one is does not count as activity: a poll would keep a session forever.
+      if (request.routeOptions.url === STATUS_ROUTE) return principal;
+      return sessions.touch(principal.session, now).then(() => principal);
+    }
+    if (principal.key === null) return principal;
     const lastUsed =
       principal.key.last_used_at === null ? 0 : Date.parse(principal.key.last_used_at);
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
@@ -196,6 +246,7 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (app, { store, c
   // field added later makes V8 look up Fastify's request fields the slow, polymorphic way.
   app.decorateRequest('principal', undefined);
   app.decorateRequest('keyRefusal', undefined);
+  app.decorateRequest('sessionExpiry', undefined);
   app.decorate('authentication', { identify, admit, rememberedHashes });
 };
 
@@ -217,10 +268,12 @@ export function authenticationOf(app: FastifyInstance): Authentication {
 }
 
 export function requirePermission(principal: Principal, permission: Permission): void {
-  if (principal.key.permissions.includes(permission)) return;
+  if (principal.permissions.includes(permission)) return;
   throw HttpProblem.of(
     'forbidden',
-    `This API key lacks the permission ${permission}`,
+    principal.key
+      ? `This API key lacks the permission ${permission}`
+      : `Your role (${principal.user.role}) lacks the permission ${permission}`,
     {},
     { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${permission}"` },
   );

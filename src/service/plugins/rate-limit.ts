@@ -10,6 +10,7 @@
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import { API_BASE_PATH } from '../../contract/endpoints';
+import { actorIdOf } from '../domain/audit';
 import { problemOf } from '../../contract/problem';
 import { HttpProblem } from '../http-problem';
 import { authenticationOf } from './authentication';
@@ -140,7 +141,7 @@ export async function registerRateLimit(
     // no key, or a malformed, unknown, revoked or expired one, count against their address,
     // so inventing keys does not escape the limit.
     keyGenerator: (request) =>
-      request.principal ? `key:${request.principal.key.id}` : `ip:${request.ip}`,
+      request.principal ? `caller:${actorIdOf(request.principal)}` : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       new HttpProblem(
         problemOf(

@@ -25,6 +25,12 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   line_not_found: 'line_not_found',
   invalid_field: 'invalid_request',
   limit_reached: 'limit_reached',
+  last_admin: 'last_admin',
+  invitation_unusable: 'invitation_unusable',
+  sign_in_failed: 'sign_in_failed',
+  conflict: 'conflict',
+  too_many_tries: 'rate_limited',
+  not_permitted: 'forbidden',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */
@@ -57,7 +63,8 @@ export function refusalProblem(error: unknown): RefusalAnswer | undefined {
       ...(error.field ? { errors: [{ ...error.field }] } : {}),
       ...(error.limit ? { limit: { ...error.limit } } : {}),
     });
-    return { problem, headers: {} };
+    const wait = error.retryAfterSeconds;
+    return { problem, headers: wait === undefined ? {} : { 'retry-after': String(wait) } };
   }
   return undefined;
 }

@@ -48,7 +48,8 @@ export class OneLinePerRequest extends LogController {
       url: redactSecrets(request.url),
       status,
       ms: Math.round(reply.elapsedTime * 10) / 10,
-      key: request.principal?.key.id,
+      key: request.principal?.key?.id,
+      session: request.principal?.session?.id,
     };
     if (error) {
       reply.log.error({ ...line, err: error }, 'request failed');

@@ -238,6 +238,98 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   );
   `,
   },
+  {
+    name: 'people: organizations, people, memberships, sessions, invitations; api_keys:manage split',
+    sqlite: `
+  -- An organization holds accounts; its sign-in settings (NULL: the deployment's default).
+  -- sso is the connection as JSON without its secret, which sits apart and is never read
+  -- back out; sso_generation counts its changes, so that sessions made through an older
+  -- connection end.
+  CREATE TABLE organizations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    session_idle_minutes INTEGER,
+    session_max_hours INTEGER,
+    password_sign_in INTEGER NOT NULL DEFAULT 1,
+    sso TEXT,
+    sso_client_secret TEXT,
+    sso_generation INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+  );
+  INSERT INTO organizations (id, name, created_at)
+    SELECT idp_organization_id, name, created_at FROM accounts;
+  ALTER TABLE accounts ADD COLUMN organization_id TEXT REFERENCES organizations(id);
+  UPDATE accounts SET organization_id = idp_organization_id;
+
+  -- A person signs in: with an identity provider (issuer, subject) or a local password.
+  CREATE TABLE people (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations(id),
+    email TEXT NOT NULL,
+    name TEXT,
+    issuer TEXT,
+    subject TEXT,
+    password_hash TEXT,
+    created_at TEXT NOT NULL,
+    last_sign_in_at TEXT,
+    UNIQUE (issuer, subject),
+    UNIQUE (organization_id, email)
+  );
+  -- Today's users are memberships: a person's role in an account. Each becomes a person.
+  INSERT INTO people (id, organization_id, email, created_at)
+    SELECT 'per_' || substr(u.id, 5), a.organization_id, u.email, u.created_at
+      FROM users u JOIN accounts a ON a.id = u.account_id;
+  ALTER TABLE users ADD COLUMN person_id TEXT REFERENCES people(id);
+  ALTER TABLE users ADD COLUMN removed_at TEXT;
+  UPDATE users SET person_id = 'per_' || substr(id, 5);
+  CREATE INDEX users_by_person ON users(person_id);
+
+  -- Only the SHA-256 of a session's cookie is kept; id is the public name of it.
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    person_id TEXT NOT NULL REFERENCES people(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    api_key_id TEXT REFERENCES api_keys(id),
+    method TEXT NOT NULL CHECK (method IN ('password', 'sso', 'api_key')),
+    sso_generation INTEGER,
+    id_token TEXT,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    ip TEXT,
+    user_agent TEXT,
+    ended_at TEXT,
+    end_reason TEXT
+  );
+  CREATE INDEX sessions_by_person ON sessions(person_id, created_at);
+  CREATE INDEX sessions_open_by_user ON sessions(user_id) WHERE ended_at IS NULL;
+  CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+
+  CREATE TABLE invitations (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
+    token_hash TEXT NOT NULL UNIQUE,
+    created_by TEXT REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    accepted_at TEXT,
+    accepted_by TEXT REFERENCES users(id),
+    revoked_at TEXT
+  );
+  CREATE INDEX invitations_by_account ON invitations(account_id, created_at, id);
+
+  -- A key that could manage API keys also managed client keys, webhooks and the policy:
+  -- it keeps those as permissions of their own, and admins' keys may manage members.
+  UPDATE api_keys SET permissions = substr(permissions, 1, length(permissions) - 1) || ',"client_keys:manage","webhooks:manage","policy:manage"]'
+   WHERE permissions LIKE '%"api_keys:manage"%';
+  UPDATE api_keys SET permissions = substr(permissions, 1, length(permissions) - 1) || ',"members:manage"]'
+   WHERE permissions LIKE '%"api_keys:manage"%'
+     AND user_id IN (SELECT id FROM users WHERE role = 'admin');
+  `,
+  },
 ];
 
 /**

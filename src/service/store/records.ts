@@ -14,8 +14,11 @@ export interface AccountRecord {
   readonly account_type: string;
   readonly idp_organization_id: string;
   readonly created_at: string;
+  /** The organization it belongs to (every account has one since people sign in). */
+  readonly organization_id?: string | null;
 }
 
+/** A person's membership of an account, with their role in it. */
 export interface UserRecord {
   readonly id: string;
   readonly account_id: string;
@@ -23,6 +26,79 @@ export interface UserRecord {
   readonly role: Role;
   readonly idp_user_id: string;
   readonly created_at: string;
+  /** Null only for a membership made before people existed and not yet migrated. */
+  readonly person_id?: string | null;
+  readonly removed_at?: string | null;
+}
+
+/** An organization's SSO connection, without its secret. */
+export interface SsoConnection {
+  readonly issuer: string;
+  readonly client_id: string;
+  readonly email_domains: readonly string[];
+  readonly groups_claim: string;
+  readonly group_roles: Readonly<Record<string, Role>>;
+  readonly default_role: Role | 'refuse';
+  readonly jit: boolean;
+}
+
+export interface OrganizationRecord {
+  readonly id: string;
+  readonly name: string;
+  /** Null: the deployment's default. */
+  readonly session_idle_minutes: number | null;
+  readonly session_max_hours: number | null;
+  readonly password_sign_in: boolean;
+  readonly sso: SsoConnection | null;
+  readonly sso_generation: number;
+  readonly created_at: string;
+}
+
+export interface PersonRecord {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly issuer: string | null;
+  readonly subject: string | null;
+  readonly password_hash: string | null;
+  readonly created_at: string;
+  readonly last_sign_in_at: string | null;
+}
+
+export type SignInMethod = 'password' | 'sso' | 'api_key';
+
+export interface SessionRecord {
+  /** The public id; the cookie's token is known only by its SHA-256. */
+  readonly id: string;
+  readonly token_hash: string;
+  readonly person_id: string;
+  readonly user_id: string;
+  readonly account_id: string;
+  readonly api_key_id: string | null;
+  readonly method: SignInMethod;
+  readonly sso_generation: number | null;
+  readonly id_token: string | null;
+  readonly created_at: string;
+  readonly last_seen_at: string;
+  readonly ip: string | null;
+  readonly user_agent: string | null;
+  readonly ended_at: string | null;
+  readonly end_reason: string | null;
+}
+
+export interface InvitationRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly email: string;
+  readonly role: Role;
+  readonly token_hash: string;
+  readonly created_by: string | null;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly accepted_at: string | null;
+  readonly accepted_by: string | null;
+  readonly revoked_at: string | null;
 }
 
 export interface ApiKeyRecord {
@@ -39,13 +115,29 @@ export interface ApiKeyRecord {
   readonly revoked_at: string | null;
 }
 
-/** Who is calling: the key, its user and its account, as one lookup returns them. */
+/**
+ * Who is calling: an API key, or a session (made from a key, or by a person signing in),
+ * with the membership (user) and account it acts in and what it may do there.
+ */
 export interface Principal {
-  readonly key: ApiKeyRecord;
+  /** The key of a Bearer request or of a session made from a key; null for a person's session. */
+  readonly key: ApiKeyRecord | null;
+  readonly session: SessionRecord | null;
+  /** What this caller may do: a key's permissions within its user's role, a person's role's. */
+  readonly permissions: readonly Permission[];
   readonly user: UserRecord;
   readonly account: AccountRecord;
+  /** Set for a session: the person signed in and their organization. */
+  readonly person?: PersonRecord;
+  readonly organization?: OrganizationRecord;
   /** The address of the request acting (set for changes, for the audit trail). */
   readonly ip?: string;
+}
+
+/** A Bearer request's caller: its key, the key's user and account. */
+export interface KeyPrincipal extends Principal {
+  readonly key: ApiKeyRecord;
+  readonly session: null;
 }
 
 export interface ConfigRecordRow {

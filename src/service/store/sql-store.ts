@@ -22,6 +22,9 @@ import type {
   ApiKeyRecord,
   AuditRecord,
   ClientKeyRecord,
+  InvitationRecord,
+  PersonRecord,
+  SessionRecord,
   UserRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
@@ -31,6 +34,14 @@ import * as reviews from './reviews/reviews';
 import { liveChanged, type Executor } from './sql/sql';
 import type { ConfigReads, ConfigTransaction, NewAccount, Store } from './store';
 import * as webhooks from './webhooks/webhooks';
+import type { Role } from '../../contract/auth-status';
+import * as invitations from './invitations/invitations';
+import * as people from './people/people';
+import type { OrganizationSettingsChange } from './people/people';
+import type { SessionsOf } from './people/people-store';
+import * as signIns from './people/sign-ins';
+import type { SignInWrites } from './people/sign-ins';
+import * as sessions from './sessions/sessions';
 
 export abstract class SqlStore implements Store {
   protected abstract readonly db: Executor;
@@ -49,11 +60,105 @@ export abstract class SqlStore implements Store {
   getAccount(id: string) {
     return this.db.read(accounts.getAccount(id));
   }
-  createUser(user: UserRecord, audit: AuditRecord) {
-    return this.db.write(accounts.createUser(user, audit));
+  createUser(user: UserRecord, person: PersonRecord, audit: AuditRecord) {
+    return this.db.write(accounts.createUser(user, person, audit));
   }
   getUser(id: string) {
     return this.db.read(accounts.getUser(id));
+  }
+
+  getOrganization(id: string) {
+    return this.db.read(people.getOrganization(id));
+  }
+  organizationsWithSso() {
+    return this.db.read(people.organizationsWithSso());
+  }
+  getSsoSecret(organizationId: string) {
+    return this.db.read(people.getSsoSecret(organizationId));
+  }
+  setOrganizationSettings(
+    organizationId: string,
+    change: OrganizationSettingsChange,
+    audits: readonly AuditRecord[],
+  ) {
+    return this.db.write(people.setOrganizationSettings(organizationId, change, audits));
+  }
+  firstAccountOf(organizationId: string) {
+    return this.db.read(people.firstAccountOf(organizationId));
+  }
+  async addAuditRecord(record: AuditRecord) {
+    await this.db.writeOne(auditLog.addAudit(record));
+  }
+  getPerson(id: string) {
+    return this.db.read(people.getPerson(id));
+  }
+  findPersonBySubject(issuer: string, subject: string) {
+    return this.db.read(people.findPersonBySubject(issuer, subject));
+  }
+  findPersonByEmail(organizationId: string, email: string) {
+    return this.db.read(people.findPersonByEmail(organizationId, email));
+  }
+  peopleByEmail(email: string) {
+    return this.db.read(people.peopleByEmail(email));
+  }
+  membershipsOf(personId: string) {
+    return this.db.read(people.membershipsOf(personId));
+  }
+  membershipOfPerson(accountId: string, personId: string) {
+    return this.db.read(people.membershipOfPerson(accountId, personId));
+  }
+  membershipByEmail(accountId: string, email: string) {
+    return this.db.read(people.membershipByEmail(accountId, email));
+  }
+  listMembers(accountId: string, page: PageRequest) {
+    return this.db.read(people.listMembers(accountId, page));
+  }
+  getMember(accountId: string, userId: string) {
+    return this.db.read(people.getMember(accountId, userId));
+  }
+  setMemberRole(accountId: string, userId: string, role: Role, audit: AuditRecord) {
+    return this.db.write(people.setMemberRole(accountId, userId, role, audit));
+  }
+  removeMember(accountId: string, userId: string, at: string, audit: AuditRecord) {
+    return this.db.write(people.removeMember(accountId, userId, at, audit));
+  }
+
+  recordSignIn(writes: SignInWrites) {
+    return this.db.write(signIns.recordSignIn(writes));
+  }
+  insertSession(session: SessionRecord, audit: AuditRecord | null) {
+    return this.db.write(sessions.insertSession(session, audit));
+  }
+  findSessionByHash(tokenHash: string) {
+    return this.db.read(sessions.findSessionByHash(tokenHash));
+  }
+  getSession(id: string) {
+    return this.db.read(sessions.getSession(id));
+  }
+  touchSession(id: string, at: string) {
+    return this.db.writeOne(sessions.touchSession(id, at));
+  }
+  endSession(id: string, at: string, reason: string, audit: AuditRecord | null) {
+    return this.db.write(sessions.endSession(id, at, reason, audit));
+  }
+  endSessions(of: SessionsOf, at: string, reason: string, audit: AuditRecord) {
+    return this.db.write(sessions.endSessions(of, at, reason, audit));
+  }
+  listOpenSessions(personId: string, page: PageRequest) {
+    return this.db.read(sessions.listOpenSessions(personId, page));
+  }
+
+  insertInvitation(invitation: InvitationRecord, audit: AuditRecord) {
+    return this.db.write(invitations.insertInvitation(invitation, audit));
+  }
+  listInvitations(accountId: string, page: PageRequest) {
+    return this.db.read(invitations.listInvitations(accountId, page));
+  }
+  findInvitationByToken(tokenHash: string) {
+    return this.db.read(invitations.findInvitationByToken(tokenHash));
+  }
+  revokeInvitation(accountId: string, id: string, at: string, audit: AuditRecord) {
+    return this.db.write(invitations.revokeInvitation(accountId, id, at, audit));
   }
 
   insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number) {

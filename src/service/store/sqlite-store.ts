@@ -10,7 +10,7 @@ import type { SqliteDatabase } from './database';
 import { hasAccounts } from './accounts/accounts';
 import type { DatabaseState } from './health/database-health';
 import { SqliteLiveChanges } from './live-changes/live-changes-sqlite';
-import type { DeliveryKeyLookup, Principal } from './records';
+import type { DeliveryKeyLookup, KeyPrincipal } from './records';
 import { RecentReading } from './sql/recent-reading';
 import { sql, type Row } from './sql/sql';
 import { SqliteExecutor } from './sql/sqlite-executor';
@@ -38,7 +38,7 @@ export class SqliteStore extends SqlStore {
   private readonly dataVersion: () => number;
   private readonly principalByHash;
   private readonly deliveryKey;
-  private readonly principals = new VersionedMemo<Principal>(MEMO_LIMIT);
+  private readonly principals = new VersionedMemo<KeyPrincipal>(MEMO_LIMIT);
   private readonly deliveryKeys = new VersionedMemo<DeliveryKeyLookup>(MEMO_LIMIT);
   /** Polled delivery URLs are the hottest path, and reading data_version most of its cost. */
   private readonly deliveryDataVersion: RecentReading<number>;
@@ -59,7 +59,7 @@ export class SqliteStore extends SqlStore {
     this.deliveryKey = this.db.statement(DELIVERY_KEY);
   }
 
-  override async findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined> {
+  override async findPrincipalByKeyHash(keyHash: string): Promise<KeyPrincipal | undefined> {
     return this.findPrincipalByKeyHashNow(keyHash);
   }
 
@@ -67,7 +67,7 @@ export class SqliteStore extends SqlStore {
    * A key revoked through this store fails on the very next request; revoked by another
    * process (the command line), within PRINCIPAL_VERSION_WINDOW_MS.
    */
-  findPrincipalByKeyHashNow(keyHash: string): Principal | undefined {
+  findPrincipalByKeyHashNow(keyHash: string): KeyPrincipal | undefined {
     const version = this.principalDataVersion.get();
     const writes = this.db.lookupWrites.principals;
     return this.principals.get(keyHash, version, writes, this.readPrincipal);
@@ -83,7 +83,7 @@ export class SqliteStore extends SqlStore {
     );
   }
 
-  private readonly readPrincipal = (keyHash: string): Principal | undefined => {
+  private readonly readPrincipal = (keyHash: string): KeyPrincipal | undefined => {
     const row = this.principalByHash.get(keyHash) as Row | undefined;
     return row && toPrincipal(row);
   };

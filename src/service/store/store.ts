@@ -9,6 +9,7 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
+import type { PeopleStore } from './people/people-store';
 import type { PruningStore } from './retention/pruning-store';
 
 import type { AccountPolicy } from '../../contract/reviews';
@@ -38,7 +39,9 @@ import type {
   EventData,
   HistoryRecord,
   NewConfig,
-  Principal,
+  OrganizationRecord,
+  PersonRecord,
+  KeyPrincipal,
   ReviewRecord,
   StoredAuditRecord,
   UserRecord,
@@ -104,18 +107,24 @@ export interface ConfigTransaction {
 
 export interface NewAccount {
   readonly account: AccountRecord;
+  readonly organization: Pick<OrganizationRecord, 'id' | 'name' | 'created_at'>;
+  readonly ownerPerson: PersonRecord;
   readonly owner: UserRecord;
   readonly firstConfig: NewConfig;
   readonly history: HistoryRecord;
   readonly audit: AuditRecord;
 }
 
-export interface Store extends WebhookOutbox, PruningStore {
+export interface Store extends WebhookOutbox, PruningStore, PeopleStore {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;
   getAccount(id: string): Promise<AccountRecord | undefined>;
-  createUser(user: UserRecord, audit: AuditRecord): Promise<void>;
+  /**
+   * A membership; its person is the organization's of the same email, else `person` (made
+   * in the account's organization). Returns the user as written.
+   */
+  createUser(user: UserRecord, person: PersonRecord, audit: AuditRecord): Promise<UserRecord>;
   getUser(id: string): Promise<UserRecord | undefined>;
 
   /** False, writing nothing, when the key's person already has `limit` active keys. */
@@ -132,13 +141,13 @@ export interface Store extends WebhookOutbox, PruningStore {
     audit: AuditRecord,
   ): Promise<ApiKeyRecord | undefined>;
   /** The key with this SHA-256, its user and account, whatever its state. */
-  findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined>;
+  findPrincipalByKeyHash(keyHash: string): Promise<KeyPrincipal | undefined>;
   /**
    * The same lookup without a promise, in a store that answers without waiting on I/O
    * (SQLite); absent in one that must wait (PostgreSQL). Every authenticated request makes
    * this lookup, and each `await` on its way costs a turn of the microtask queue.
    */
-  findPrincipalByKeyHashNow?(keyHash: string): Principal | undefined;
+  findPrincipalByKeyHashNow?(keyHash: string): KeyPrincipal | undefined;
   touchApiKey(id: string, at: string): Promise<void>;
 
   /** False, writing nothing, when the account already has `limit` keys not revoked. */

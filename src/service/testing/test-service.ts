@@ -68,6 +68,8 @@ export interface TestServiceOptions {
   readonly webhookUrlPolicy?: AppOptions['webhookUrlPolicy'];
   /** The webhook sender's settings; no sender when absent (the outbox tests claim by hand). */
   readonly webhookSender?: Exclude<AppOptions['webhookSender'], false>;
+  /** Sign-in and sessions (the defaults when absent). */
+  readonly people?: AppOptions['people'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -103,6 +105,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.deliveryReadLog ? { deliveryReadLog: options.deliveryReadLog } : {}),
     ...(options.webhookUrlPolicy ? { webhookUrlPolicy: options.webhookUrlPolicy } : {}),
     webhookSender: options.webhookSender ?? false,
+    ...(options.people ? { people: options.people } : {}),
     // Pruning has its own tests (retention/pruner.test.ts), which run it by hand.
     retention: false,
   });

@@ -1,18 +1,35 @@
 /** Accounts and their users. An account is made with its owner and its first, live config. */
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
-import type { AccountRecord, AuditRecord, UserRecord } from '../records';
+import { findPersonByEmail, insertOrganization, insertPerson } from '../people/people';
+import type { AccountRecord, AuditRecord, PersonRecord, UserRecord } from '../records';
 import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
 
-const ACCOUNT_COLUMNS = ['id', 'name', 'account_type', 'idp_organization_id', 'created_at'];
-const USER_COLUMNS = ['id', 'account_id', 'email', 'role', 'idp_user_id', 'created_at'];
+const ACCOUNT_COLUMNS = [
+  'id',
+  'name',
+  'account_type',
+  'idp_organization_id',
+  'created_at',
+  'organization_id',
+];
+const USER_COLUMNS = [
+  'id',
+  'account_id',
+  'email',
+  'role',
+  'idp_user_id',
+  'created_at',
+  'person_id',
+];
 
 const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
 const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
 const INSERT_USER = insertInto('users', USER_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
+const ORGANIZATION_OF_ACCOUNT = sql('SELECT organization_id FROM accounts WHERE id = ?');
 /** PostgreSQL: the account's row lock; SQLite's BEGIN IMMEDIATE already holds the file's. */
 const LOCK_ACCOUNT = dialects({
   sqlite: 'SELECT id FROM accounts WHERE id = ?',
@@ -34,7 +51,12 @@ export function* hasAccounts(): Op<boolean> {
 }
 
 export function* createAccount(input: NewAccount): Op<void> {
-  yield* run(INSERT_ACCOUNT, ...valuesOf(input.account, ACCOUNT_COLUMNS));
+  yield* insertOrganization(input.organization);
+  yield* run(
+    INSERT_ACCOUNT,
+    ...valuesOf({ ...input.account, organization_id: input.organization.id }, ACCOUNT_COLUMNS),
+  );
+  yield* insertPerson(input.ownerPerson);
   yield* run(INSERT_USER, ...valuesOf(input.owner, USER_COLUMNS));
   yield* insertConfig(input.firstConfig);
   yield* setLive(input.account.id, input.firstConfig.id);
@@ -46,9 +68,22 @@ export function* getAccount(id: string): Op<AccountRecord | undefined> {
   return (yield* get(GET_ACCOUNT, id)) as AccountRecord | undefined;
 }
 
-export function* createUser(user: UserRecord, audit: AuditRecord): Op<void> {
-  yield* run(INSERT_USER, ...valuesOf(user, USER_COLUMNS));
+export function* createUser(
+  user: UserRecord,
+  person: PersonRecord,
+  audit: AuditRecord,
+): Op<UserRecord> {
+  const organizationId = (yield* get(ORGANIZATION_OF_ACCOUNT, user.account_id))
+    ?.organization_id as string;
+  let personId = (yield* findPersonByEmail(organizationId, user.email))?.id;
+  if (personId === undefined) {
+    yield* insertPerson({ ...person, organization_id: organizationId });
+    personId = person.id;
+  }
+  const made = { ...user, person_id: personId };
+  yield* run(INSERT_USER, ...valuesOf(made, USER_COLUMNS));
   yield* addAudit(audit);
+  return made;
 }
 
 export function* getUser(id: string): Op<UserRecord | undefined> {

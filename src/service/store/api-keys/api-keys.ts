@@ -4,7 +4,8 @@
  */
 import { belowLimit } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
-import type { ApiKeyRecord, AuditRecord, Principal, UserRecord } from '../records';
+import { ROLE_PERMISSIONS, type Permission, type Role } from '../../../contract/auth-status';
+import type { ApiKeyRecord, AuditRecord, KeyPrincipal } from '../records';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import {
@@ -49,8 +50,10 @@ const TOUCH_KEY = sql('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
 /** The key, its user's columns (u_) and its account's (a_). */
 export const PRINCIPAL_BY_HASH = sql(
   `SELECT k.*, u.email AS u_email, u.role AS u_role, u.idp_user_id AS u_idp_user_id,
-          u.created_at AS u_created_at, a.name AS a_name, a.account_type AS a_account_type,
-          a.idp_organization_id AS a_idp_organization_id, a.created_at AS a_created_at
+          u.created_at AS u_created_at, u.person_id AS u_person_id, u.removed_at AS u_removed_at,
+          a.name AS a_name, a.account_type AS a_account_type,
+          a.idp_organization_id AS a_idp_organization_id, a.created_at AS a_created_at,
+          a.organization_id AS a_organization_id
      FROM api_keys k JOIN users u ON u.id = k.user_id JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = ?`,
 );
@@ -62,16 +65,28 @@ export function toApiKey(row: Row): ApiKeyRecord {
   };
 }
 
-export function toPrincipal(row: Row): Principal {
+/** A key's permissions within what its user's role allows now (a lowered role bounds them). */
+export function keyPermissions(key: ApiKeyRecord, role: Role): readonly Permission[] {
+  const allowed = ROLE_PERMISSIONS[role];
+  return key.permissions.filter((permission) => allowed.includes(permission));
+}
+
+export function toPrincipal(row: Row): KeyPrincipal {
+  const key = toApiKey(row);
+  const role = row.u_role as Role;
   return {
-    key: toApiKey(row),
+    key,
+    session: null,
+    permissions: keyPermissions(key, role),
     user: {
       id: row.user_id as string,
       account_id: row.account_id as string,
       email: row.u_email as string,
-      role: row.u_role as UserRecord['role'],
+      role,
       idp_user_id: row.u_idp_user_id as string,
       created_at: row.u_created_at as string,
+      person_id: (row.u_person_id as string | null) ?? null,
+      removed_at: (row.u_removed_at as string | null) ?? null,
     },
     account: {
       id: row.account_id as string,
@@ -79,6 +94,7 @@ export function toPrincipal(row: Row): Principal {
       account_type: row.a_account_type as string,
       idp_organization_id: row.a_idp_organization_id as string,
       created_at: row.a_created_at as string,
+      organization_id: (row.a_organization_id as string | null) ?? null,
     },
   };
 }
@@ -118,7 +134,7 @@ export function* revokeApiKey(
   return row && toApiKey(row);
 }
 
-export function* findPrincipal(keyHash: string): Op<Principal | undefined> {
+export function* findPrincipal(keyHash: string): Op<KeyPrincipal | undefined> {
   const row = yield* get(PRINCIPAL_BY_HASH, keyHash);
   return row && toPrincipal(row);
 }

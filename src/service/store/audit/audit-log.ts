@@ -24,8 +24,10 @@ export interface AuditFilter {
 
 const filtered = (cast: string) =>
   `SELECT a.seq, a.account_id, a.at, a.action, a.actor, a.target_id, a.detail, a.ip,
-          k.name AS actor_name, u.email AS actor_email
-     FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor LEFT JOIN users u ON u.id = k.user_id
+          COALESCE(k.name, p.name) AS actor_name, u.email AS actor_email
+     FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor
+     LEFT JOIN users u ON u.id = COALESCE(k.user_id, a.actor)
+     LEFT JOIN people p ON p.id = u.person_id
     WHERE a.account_id = ?
       AND (?${cast} IS NULL OR a.actor = ?)
       AND (?${cast} IS NULL OR a.action = ?)
