@@ -259,7 +259,15 @@ function onUnauthorized(problem: ApiProblem, connection: Connection): 'wait' | '
     connectionStore.interrupt(failure);
     return 'wait';
   }
-  connectionStore.signOut(state.confirmed ? { kind: 'unauthorized', failure } : undefined);
+  const sessionEnded = problem.code === 'session_expired' || problem.code === 'session_revoked';
+  // Never signed in on this page: only a session that had ended is worth a word.
+  connectionStore.signOut(
+    state.confirmed
+      ? { kind: 'unauthorized', failure }
+      : sessionEnded
+        ? { kind: 'session-ended', failure }
+        : undefined,
+  );
   return 'throw';
 }
 

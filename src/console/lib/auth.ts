@@ -201,11 +201,18 @@ const SIGNED_OUT_BECAUSE: Record<AuthFailure, string> = {
   expired: 'Your API key has expired. Sign in again.',
 };
 
+const SESSION_ENDED_BECAUSE: Record<AuthFailure, string> = {
+  invalid: 'Your session is no longer valid. Sign in again.',
+  revoked: 'Your session was ended. Sign in again.',
+  expired: 'Your session has expired. Sign in again.',
+};
+
 /** Why the console signed out by itself, for the alert at the top of the sign-in page. */
 export function describeSignOutReason(reason: SignOutReason): string | null {
   if (reason.kind === 'revoked-own-key') {
     return 'You revoked the API key you were using. Sign in again.';
   }
   if (reason.kind === 'signed-out') return 'You are signed out.';
+  if (reason.kind === 'session-ended') return SESSION_ENDED_BECAUSE[reason.failure];
   return SIGNED_OUT_BECAUSE[reason.failure];
 }

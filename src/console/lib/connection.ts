@@ -21,6 +21,8 @@ export type AuthFailure = 'revoked' | 'expired' | 'invalid';
 /** Why the console is signed out. */
 export type SignOutReason =
   | { readonly kind: 'unauthorized'; readonly failure: AuthFailure }
+  /** The browser's session cookie had ended before this page could use it. */
+  | { readonly kind: 'session-ended'; readonly failure: AuthFailure }
   | { readonly kind: 'revoked-own-key' }
   /** The person signed out; `idpLogoutUrl` ends the identity provider's session too. */
   | { readonly kind: 'signed-out'; readonly idpLogoutUrl?: string; readonly idpName?: string };
