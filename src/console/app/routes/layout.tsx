@@ -2,13 +2,17 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ErrorBoundary, RegionError } from '../../components/error-boundary';
 import { Notices } from '../../components/notices';
-import { WhoamiPanel } from '../../features/whoami/components/whoami-panel';
 import type { Permission } from '../../../contract/auth-status';
 import { useAuthStatus } from '../../lib/auth';
 import { useConnectionState } from '../../lib/connection';
 import { offers } from '../../lib/permissions';
 import { PRODUCT_NAME } from '../../lib/page-title';
 import { RouteErrorBoundary } from './route-error';
+
+// Loaded once signed in (the sign-in page does without it): the first page stays light.
+const WhoamiPanel = lazy(async () => ({
+  default: (await import('../../features/whoami/components/whoami-panel')).WhoamiPanel,
+}));
 
 // Its forms load only when a session ends under the person.
 const ReSignInDialog = lazy(async () => ({
@@ -82,7 +86,9 @@ export function Layout() {
               </aside>
             )}
           >
-            <WhoamiPanel />
+            <Suspense fallback={null}>
+              <WhoamiPanel />
+            </Suspense>
           </ErrorBoundary>
         )}
       </div>

@@ -14,7 +14,7 @@ import { TextField } from '../../components/form-fields';
 import { Spinner } from '../../components/spinner';
 import { Time } from '../../components/time';
 import { ApiProblem, apiRequest, describeError } from '../../lib/api-client';
-import { useFinishSignIn } from '../../lib/auth';
+import { useFinishSignIn } from '../../lib/sign-in';
 import { defaultBaseUrl } from '../../lib/connection';
 import { usePageTitle } from '../../lib/page-title';
 import { ssoSignInUrl } from './api/sign-in';

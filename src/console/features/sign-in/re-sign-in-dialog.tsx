@@ -10,14 +10,8 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { AuthStatus } from '../../../contract/auth-status';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import {
-  authKeys,
-  authStatusQueryOptions,
-  getAuthStatus,
-  useFinishSignIn,
-  useSignOut,
-  type SignInOutcome,
-} from '../../lib/auth';
+import { authKeys, authStatusQueryOptions, getAuthStatus } from '../../lib/auth';
+import { useFinishSignIn, useSignOut, type SignInOutcome } from '../../lib/sign-in';
 import { useConnectionState, type AuthFailure } from '../../lib/connection';
 import { notify } from '../../lib/notices';
 import { ssoSignInUrl } from './api/sign-in';

@@ -6,7 +6,8 @@
 import { useId } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/spinner';
-import { describeSignOutReason, useAuthStatus } from '../../lib/auth';
+import { useAuthStatus } from '../../lib/auth';
+import { describeSignOutReason } from '../../lib/sign-in';
 import { connectionStore, useConnectionState } from '../../lib/connection';
 import { usePageTitle } from '../../lib/page-title';
 import { describeSignInError, ssoSignInUrl } from './api/sign-in';

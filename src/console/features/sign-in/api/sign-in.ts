@@ -7,7 +7,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import { API_BASE_PATH } from '../../../../contract/endpoints';
 import type { PasswordSignInRequest } from '../../../../contract/people';
 import { ApiProblem, apiRequest, describeError } from '../../../lib/api-client';
-import { useFinishSignIn, type SignInOutcome } from '../../../lib/auth';
+import { useFinishSignIn, type SignInOutcome } from '../../../lib/sign-in';
 import { defaultBaseUrl } from '../../../lib/connection';
 import type { AuthStatus } from '../../../../contract/auth-status';
 

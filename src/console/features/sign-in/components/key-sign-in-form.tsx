@@ -11,7 +11,7 @@ import { Button } from '../../../components/button';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import { Form, FormActions, FormTextField } from '../../../components/form';
 import { NetworkError } from '../../../lib/api-client';
-import { describeConnectFailure, useSignInWithKey, type SignInOutcome } from '../../../lib/auth';
+import { describeConnectFailure, useSignInWithKey, type SignInOutcome } from '../../../lib/sign-in';
 import {
   allowedApiOrigins,
   defaultBaseUrl,

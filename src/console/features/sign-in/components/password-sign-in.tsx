@@ -12,7 +12,7 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { TextField } from '../../../components/form-fields';
 import { Spinner } from '../../../components/spinner';
 import { isNotOffered } from '../../../lib/api-client';
-import type { SignInOutcome } from '../../../lib/auth';
+import type { SignInOutcome } from '../../../lib/sign-in';
 import {
   describeSignInFailure,
   signInOptionsQueryOptions,

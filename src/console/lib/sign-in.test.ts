@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../contract/problem';
 import { ApiProblem } from './api-client';
-import { describeConnectFailure, describeSignOutReason } from './auth';
+import { describeConnectFailure, describeSignOutReason } from './sign-in';
 
 const BASE_URL = 'https://provisioning.example/api/v1';
 
