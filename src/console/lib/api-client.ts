@@ -31,7 +31,13 @@ import {
 } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
-import { connectionStore, defaultBaseUrl, type AuthFailure, type Connection } from './connection';
+import {
+  connectionStore,
+  defaultBaseUrl,
+  SignedOutError,
+  type AuthFailure,
+  type Connection,
+} from './connection';
 
 export class ApiProblem extends Error {
   override readonly name = 'ApiProblem';
@@ -390,5 +396,6 @@ export function describeError(error: unknown): string {
     return 'The server sent an answer the console does not understand.';
   }
   if (error instanceof NotConnectedError) return 'Sign in to continue.';
+  if (error instanceof SignedOutError) return 'You signed out before it could be done.';
   return 'Something went wrong.';
 }

@@ -16,7 +16,7 @@ import { PasswordSignIn } from './components/password-sign-in';
 
 /** A console path to go back to; anything else (another site, the sign-in page) is `/`. */
 export function returnPathOf(value: string | null): string {
-  if (value === null || !value.startsWith('/') || value.startsWith('//')) return '/';
+  if (value === null || !/^\/(?![/\\])/.test(value)) return '/';
   return value.startsWith('/sign-in') ? '/' : value;
 }
 

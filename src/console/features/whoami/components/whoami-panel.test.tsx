@@ -163,6 +163,22 @@ describe('the whoami panel in a session', () => {
     expect(refreshed).toBe(1);
   });
 
+  it('reads the status again before warning (other requests may have moved the idle end)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    let reads = 0;
+    connectForTest();
+    server.use(
+      handle('getAuthStatus', () => {
+        reads++;
+        return { status: 200, body: session };
+      }),
+    );
+    renderWithProviders(<WhoamiPanel />);
+    const panel = screen.getByRole('complementary', { name: 'Who you are' });
+    await within(panel).findByRole('alert');
+    await waitFor(() => expect(reads).toBe(2));
+  });
+
   it("shows the key's fields when the session came from a key", async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     const panel = await renderPanel({

@@ -31,7 +31,7 @@ export function WhoamiPanel() {
       ) : (
         <>
           {status.data.session_id !== undefined && (
-            <SessionSummary status={status.data} refetch={() => void status.refetch()} />
+            <SessionSummary status={status.data} refetch={status.refetch} />
           )}
           <WhoamiDetails status={status.data} />
           <SignOutButton />
@@ -60,16 +60,23 @@ function SignOutButton() {
 }
 
 /** "Signed in as ana@acme.com with Acme SSO · session ends 18:40 UTC (in 7 hours)". */
-function SessionSummary({ status, refetch }: { status: AuthStatus; refetch: () => void }) {
+/** `refetch` is the query's own (stable): the status is read again once per warning. */
+function SessionSummary({
+  status,
+  refetch,
+}: {
+  status: AuthStatus;
+  refetch: () => Promise<unknown>;
+}) {
   const now = useNow(15_000);
   const times = sessionTimes(status, now);
   const extend = useExtendSession();
   const how = signedInWith(status);
   // Other requests may have pushed the idle end on since the status was read: read it again
-  // before warning (reading the status is not activity, so it keeps nothing alive).
+  // once before warning (reading the status is not activity, so it keeps nothing alive).
   useEffect(() => {
-    if (times.idleWarning) refetch();
-  }, [times.idleWarning, refetch]);
+    if (times.idleWarning) void refetch();
+  }, [times.idleWarning, times.idleEndsAt, refetch]);
 
   return (
     <div className="session-summary">
