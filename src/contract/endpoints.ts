@@ -399,10 +399,10 @@ export type ParamsOf<E extends Endpoint> = z.input<
 export type QueryOf<E extends Endpoint> = z.input<
   SchemaOr<E['query'], z.ZodMiniObject<Record<never, never>>>
 >;
-/** The 2xx statuses of an endpoint. */
+/** The 2xx statuses of an endpoint, or the redirect a browser's sign-in answers with. */
 export type SuccessStatusOf<E extends Endpoint> = Extract<
   keyof E['responses'],
-  200 | 201 | 202 | 204
+  200 | 201 | 202 | 204 | 302
 >;
 /** The parsed body of one response (undefined for 204). */
 export type ResponseBodyOf<

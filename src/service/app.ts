@@ -12,7 +12,9 @@ import { Reviews } from './domain/reviews';
 import { Webhooks } from './domain/webhooks';
 import { DEFAULT_SESSION_LENGTHS, Sessions, type SessionDefaults } from './domain/sessions';
 import { SessionCookies } from './plugins/session-cookies';
-import { SsoSignIns } from './sign-in/sso-sign-ins';
+import { SsoSignIns, type RelyingParty } from './sign-in/sso-sign-ins';
+import { AesTransactionSeal, newSealKey } from './sign-in/transaction-seal';
+import { OidcRelyingParty } from './sign-in/oidc-relying-party';
 import { Invitations } from './domain/invitations';
 import { Members } from './domain/members';
 import { OrganizationSettingsService } from './domain/organization-settings';
@@ -23,7 +25,9 @@ import {
   type SignInThrottle,
 } from './domain/sign-ins';
 import { registerPeopleRoutes } from './routes/people-routes';
-import { servicePasswordRules, StoreSignInThrottle } from './sign-in/password-rules';
+import { PasswordPolicy } from './domain/passwords';
+import { StoreSignInThrottle } from './domain/sign-in-throttle';
+import { PasswordBlocklist } from './sign-in/password-blocklist';
 import { authentication } from './plugins/authentication';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -131,6 +135,8 @@ export interface PeopleSettings {
   /** The password rules and the throttle; the service's own when absent. */
   readonly passwords?: PasswordRules;
   readonly throttle?: SignInThrottle;
+  /** The OpenID Connect client; the service's own when absent. */
+  readonly relyingParty?: RelyingParty;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { rps: 50, burst: 200 };
@@ -209,10 +215,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = new Webhooks(store, clock, urlPolicy);
 
   registerMetaRoutes(app, store);
-  const passwords = people.passwords ?? (await servicePasswordRules());
+  const passwords = people.passwords ?? new PasswordPolicy(await PasswordBlocklist.load());
   const throttle = people.throttle ?? new StoreSignInThrottle(store);
   const signIns = new SignIns(store, clock, sessions, passwords, throttle, people.deploymentSso);
-  registerAuthRoutes(app, { sessions, cookies, sso: new SsoSignIns() });
+  const sealKey = await store.serviceSecret('sign_in_seal', newSealKey(), clock().toISOString());
+  const sso = new SsoSignIns(
+    signIns,
+    people.relyingParty ?? new OidcRelyingParty(),
+    new AesTransactionSeal(sealKey, clock),
+    cookies,
+  );
+  registerAuthRoutes(app, { sessions, cookies, sso });
   registerPeopleRoutes(app, {
     members: new Members(store, clock),
     invitations: new Invitations(store, clock, sessions, signIns, passwords),

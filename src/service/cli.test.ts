@@ -208,7 +208,7 @@ describe('the operator command line', () => {
     expect(await server?.exited).toBe(0);
   }, 30_000);
 
-  it('serve --demo seeds an account whose admin key and client key both work, and prints both', async () => {
+  it('serve --demo seeds an account whose sign-in link, admin key and client key work, and prints them', async () => {
     const demoDir = mkdtempSync(join(tmpdir(), 'provisioning-demo-'));
     const output: string[] = [];
     const demo = await spawnService(
@@ -219,8 +219,30 @@ describe('the operator command line', () => {
     try {
       const printed = output.join('');
       const line = printed.split('\n').find((candidate) => candidate.startsWith('{"url"')) ?? '';
-      const started = JSON.parse(line) as { demo_api_key: string; demo_client_key: string };
+      const started = JSON.parse(line) as {
+        demo_api_key: string;
+        demo_client_key: string;
+        demo_sign_in_url: string;
+      };
       expect(printed).toContain(started.demo_api_key);
+      // The owner's one-time link: set a password, and the session it starts says who.
+      expect(printed).toContain(started.demo_sign_in_url);
+      const token = started.demo_sign_in_url.split('/invitations/')[1] as string;
+      const accepted = await fetch(`${demo.url}/api/v1/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-requested-with': 'console',
+          origin: demo.url,
+        },
+        body: JSON.stringify({ password: 'a demo password, long enough' }),
+      });
+      expect(accepted.status).toBe(200);
+      expect(authStatusSchema.parse(await accepted.json())).toMatchObject({
+        email: 'demo@example.com',
+        role: 'admin',
+        session_method: 'password',
+      });
       expect(printed).toContain(
         `curl ${demo.url}/api/v1/delivery/${started.demo_client_key}/apps/checkout`,
       );

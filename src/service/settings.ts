@@ -256,6 +256,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
         'WEBHOOK_DELETED_RETENTION_DAYS',
         DEFAULT_RETENTION.deletedWebhookDays,
       ),
+      sessionDays: wholeNumberFrom(env, 'SESSION_RETENTION_DAYS', DEFAULT_RETENTION.sessionDays),
       intervalMs: millisecondsFrom(env, 'PRUNE_INTERVAL_MS', DEFAULT_RETENTION.intervalMs),
     },
     people: peopleSettingsFrom(env),

@@ -7,6 +7,8 @@ export const configsKeys = {
   history: (id: string) => [...configsKeys.histories(), id] as const,
   /** The history page's pages: under `history(id)`, apart from its first page alone. */
   historyPages: (id: string) => [...configsKeys.history(id), 'pages'] as const,
+  /** The newest drafts (the A/B test pages' list): under `list()`, so a list refresh takes it. */
+  newestDrafts: () => [...configsKeys.list(), 'newest drafts'] as const,
   /** A draft's review timeline. */
   reviews: (id: string) => [...configsKeys.all, 'reviews', id] as const,
   /**

@@ -17,7 +17,7 @@ import { ApiProblem } from '../lib/api-client';
 import { operationsClient } from '../editor/operations-client';
 import { configsKeys } from './config-keys';
 import { configQueryOptions, LIVE } from './get-config';
-import { configsQueryOptions } from './get-configs';
+import { MAX_DRAFTS_LISTED, newestDraftsQueryOptions } from './get-configs';
 
 export interface ConfigWithContents {
   readonly config: ConfigRecord;
@@ -25,11 +25,15 @@ export interface ConfigWithContents {
   readonly contents: ConfigContents | null;
 }
 
-export function configContentsQueryOptions(config: ConfigRecord | undefined) {
+/** `pendingId`: what names the entry while the record is loading (each its own, in a list). */
+export function configContentsQueryOptions(
+  config: ConfigRecord | undefined,
+  pendingId = config?.id ?? '',
+) {
   // The id and revision name the text: keying by the YAML itself would hash megabytes.
   // eslint-disable-next-line @tanstack/query/exhaustive-deps
   return queryOptions({
-    queryKey: configsKeys.contents(config?.id ?? '', config?.revision ?? 0),
+    queryKey: configsKeys.contents(config?.id ?? pendingId, config?.revision ?? 0),
     queryFn: config
       ? () => operationsClient().run({ kind: 'contents', text: config.yaml })
       : skipToken,
@@ -68,9 +72,6 @@ export function useConfigWithContents(configId: string): ConfigWithContentsQuery
   return withContentsOf(record, contents);
 }
 
-/** At most this many drafts are read for the list; the newest come first. */
-export const MAX_DRAFTS_LISTED = 20;
-
 function isGone(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 404;
 }
@@ -87,8 +88,8 @@ export interface ConfigsWithContents {
   readonly drafts: readonly ConfigSummary[];
   /** Drafts whose contents are still loading. */
   readonly draftsLoading: number;
-  /** Drafts beyond MAX_DRAFTS_LISTED that were not read. */
-  readonly draftsLeftOut: number;
+  /** Whether there are drafts older than the MAX_DRAFTS_LISTED read. */
+  readonly draftsLeftOut: boolean;
   /** False when the server does not offer the list of configs: only the live config. */
   readonly listsDrafts: boolean;
   refetch(): void;
@@ -96,13 +97,13 @@ export interface ConfigsWithContents {
 
 /** The live config and the drafts, each with its apps and tests. */
 export function useConfigsWithContents(): ConfigsWithContents {
-  const list = useQuery(configsQueryOptions());
-  const drafts = (list.data ?? []).filter((config) => config.kind === 'draft');
+  const list = useQuery(newestDraftsQueryOptions());
+  const drafts = list.data ?? [];
   const listed = drafts.slice(0, MAX_DRAFTS_LISTED);
   const ids = [LIVE, ...listed.map((draft) => draft.id)];
   const records = useQueries({ queries: ids.map((id) => configQueryOptions(id)) });
   const contents = useQueries({
-    queries: records.map((record) => configContentsQueryOptions(record.data)),
+    queries: records.map((record, index) => configContentsQueryOptions(record.data, ids[index])),
   });
   const sources = records.flatMap((record, index) => {
     const content = contents[index];
@@ -120,7 +121,7 @@ export function useConfigsWithContents(): ConfigsWithContents {
     sources: sources.flatMap((query) => (query.data ? [query.data] : [])),
     drafts: listed,
     draftsLoading: sources.filter((query) => query.isPending).length,
-    draftsLeftOut: Math.max(0, drafts.length - MAX_DRAFTS_LISTED),
+    draftsLeftOut: drafts.length > MAX_DRAFTS_LISTED,
     listsDrafts: list.data !== null,
     refetch: () => {
       void list.refetch();

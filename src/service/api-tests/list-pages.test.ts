@@ -227,6 +227,46 @@ describe('the config list’s filters', () => {
     ]);
   });
 
+  it('searches three characters or more past newer configs (the trigram index) alike', async () => {
+    const made = ['50%_off', '50% off', '50%xoff', '500_off', 'SPRING Sale', 'spring-sale'];
+    for (const label of made) await newDraft(label);
+    // A page of one reads 20 configs in order, then asks the index: these are newer.
+    for (let n = 0; n < 20; n++) await newDraft(`newer ${n}`);
+    const first = (q: string, more: Record<string, string> = {}) =>
+      labels(admin, { q, limit: '1', ...more });
+    // Taken as wildcards, % and _ would match other "…off" labels here.
+    expect(await first('0%_o')).toEqual(['50%_off']);
+    expect(await first('%_o')).toEqual(['50%_off']);
+    expect(await first('0_o')).toEqual(['500_off']);
+    expect(await first('0% ')).toEqual(['50% off']);
+    expect(await first('%xo')).toEqual(['50%xoff']);
+    expect(await first('spring SALE')).toEqual(['SPRING Sale']);
+    expect(await first('Ng-S')).toEqual(['spring-sale']);
+    expect(await first('OFF')).toEqual(['500_off']);
+    expect(await first('off', { kind: 'published' })).toEqual([]);
+    expect(await first('"off')).toEqual([]);
+    // Pages of one (the first through the index) give what one page gives, in order.
+    const input = { query: { q: 'off' } };
+    const whole = await readPages('listConfigs', input, 200);
+    const single = await readPages('listConfigs', input, 1);
+    expect(whole.items.map((item) => fieldOf(item, 'label'))).toEqual([
+      '500_off',
+      '50%xoff',
+      '50% off',
+      '50%_off',
+    ]);
+    expect(single.items).toEqual(whole.items);
+  });
+
+  it('searches one and two characters, which no trigram holds, alike', async () => {
+    for (const label of ['Ab', 'xaBy', 'a', 'b', '%', 'Q_']) await newDraft(label);
+    expect(await labels(admin, { q: 'ab' })).toEqual(['xaBy', 'Ab']);
+    expect(await labels(admin, { q: 'A' })).toEqual(['a', 'xaBy', 'Ab', 'Initial config']);
+    expect(await labels(admin, { q: 'q_' })).toEqual(['Q_']);
+    expect(await labels(admin, { q: '%' })).toEqual(['%']);
+    expect(await labels(admin, { q: 'Y', limit: '1' })).toEqual(['xaBy']);
+  });
+
   it('refuses a search longer than 200 characters and an unknown review state', async () => {
     const queries: Record<string, string>[] = [
       { q: 'x'.repeat(201) },

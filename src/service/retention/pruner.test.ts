@@ -143,6 +143,39 @@ describe(`retention (${testStoreKind()})`, () => {
     expect(endpoints.map((row) => row.id)).toEqual(['wh_recent', 'wh_stuck']);
   });
 
+  it('deletes sessions 7 days after they ended, and long-expired ones never ended', async () => {
+    const owner = await database.store.getUser(account.user_id);
+    const session = (id: string, lastSeenDaysAgo: number, endedDaysAgo: number | null) =>
+      database.store.insertSession(
+        {
+          id,
+          token_hash: `hash-${id}`,
+          person_id: owner?.person_id as string,
+          user_id: account.user_id,
+          account_id: account.account_id,
+          api_key_id: null,
+          method: 'password',
+          sso_generation: null,
+          id_token: null,
+          created_at: daysAgo(lastSeenDaysAgo + 1),
+          last_seen_at: daysAgo(lastSeenDaysAgo),
+          ip: null,
+          user_agent: null,
+          ended_at: endedDaysAgo === null ? null : daysAgo(endedDaysAgo),
+          end_reason: endedDaysAgo === null ? null : 'signed_out',
+        },
+        null,
+      );
+    await session('ses_ended_long_ago', 40, 8);
+    await session('ses_ended_lately', 40, 6);
+    await session('ses_abandoned', 8, null);
+    await session('ses_open', 0, null);
+    const round = await pruner().pruneOnce();
+    expect(round?.sessions.rows).toBe(2);
+    const left = await database.rows<{ id: string }>('SELECT id FROM sessions ORDER BY id');
+    expect(left.map((row) => row.id)).toEqual(['ses_ended_lately', 'ses_open']);
+  });
+
   it('deletes in bounded batches: 1,200 rows take 3 statements of at most 500', async () => {
     await webhook('wh_live');
     await messages('old', 'wh_live', 'delivered', 1_200, 40);

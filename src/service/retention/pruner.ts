@@ -19,6 +19,8 @@ export interface RetentionSettings {
   readonly failedDays: number;
   /** `WEBHOOK_DELETED_RETENTION_DAYS`: a deleted endpoint and its messages, after its deletion. */
   readonly deletedWebhookDays: number;
+  /** `SESSION_RETENTION_DAYS`: an ended (or long expired) session is kept this long. */
+  readonly sessionDays: number;
   /** `PRUNE_INTERVAL_MS`: how often an instance tries to prune. */
   readonly intervalMs: number;
   /** Rows one statement deletes at most. */
@@ -33,6 +35,7 @@ export const DEFAULT_RETENTION: RetentionSettings = {
   deliveredDays: 30,
   failedDays: 90,
   deletedWebhookDays: 30,
+  sessionDays: 7,
   intervalMs: 60 * 60 * 1000,
   batchSize: 500,
   packBatch: 20,
@@ -44,6 +47,7 @@ export interface PruneRound {
   readonly delivered: { readonly rows: number; readonly batches: number };
   readonly failed: { readonly rows: number; readonly batches: number };
   readonly deletedWebhooks: { readonly rows: number; readonly batches: number };
+  readonly sessions: { readonly rows: number; readonly batches: number };
   readonly packedConfigs: number;
 }
 
@@ -82,10 +86,15 @@ export class Pruner {
       const deletedWebhooks = await this.inBatches((limit) =>
         this.store.pruneDeletedWebhooks(before(deletedWebhookDays), limit),
       );
+      const sessions = await this.inBatches((limit) =>
+        this.store.pruneSessions(before(this.settings.sessionDays), limit),
+      );
+      // Failed sign-ins count for an hour at most: a day later they tell nothing.
+      await this.inBatches((limit) => this.store.pruneSignInFailures(before(1), limit));
       const packedConfigs = this.closed
         ? 0
         : await this.store.packOldConfigTexts(this.settings.packBatch);
-      return { delivered, failed, deletedWebhooks, packedConfigs };
+      return { delivered, failed, deletedWebhooks, sessions, packedConfigs };
     } finally {
       await this.store.releaseLease(PRUNING_LEASE, this.holder);
     }

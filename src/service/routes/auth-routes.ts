@@ -98,6 +98,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     return { serializedBody: serialized };
   });
 
+  registerEndpoint(app, 'signIn', async ({ request, reply, query }) => {
+    reply.header('location', await deps.sso.begin(request, reply, query));
+    return { status: 302, body: undefined };
+  });
+
+  registerEndpoint(app, 'signInCallback', async ({ request, reply }) => {
+    const { location, started } = await deps.sso.complete(request, reply);
+    if (started) reply.header('set-cookie', cookies.set(started.token));
+    reply.header('location', location);
+    return { status: 302, body: undefined };
+  });
+
   registerEndpoint(app, 'startKeySession', async ({ principal, request, reply }) => {
     if (principal.session || !principal.key) {
       throw HttpProblem.of(
@@ -118,10 +130,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     return { body: authStatusOf(extended.principal, extended.expiry) };
   });
 
-  registerEndpoint(app, 'signOut', async ({ principal, reply }) => {
+  registerEndpoint(app, 'signOut', async ({ principal, request, reply }) => {
     await sessions.signOut(principal);
     reply.header('set-cookie', cookies.cleared());
-    const logoutUrl = await deps.sso.logoutUrlFor(principal);
+    const logoutUrl = await deps.sso.logoutUrlFor(principal, request);
     return { body: logoutUrl ? { idp_logout_url: logoutUrl } : {} };
   });
 

@@ -4,6 +4,8 @@
  * two cannot drift apart (a test compares the tables and columns they create). SQLite counts
  * those run in `PRAGMA user_version`, PostgreSQL in `schema_migrations`. Append new
  * migrations; never edit a shipped one (SQLite keeps each CREATE TABLE's text as written).
+ * A migration that no rewrite can carry over (an index only one database has) gives
+ * PostgreSQL's text beside SQLite's.
  */
 export interface Migration {
   readonly name: string;
@@ -11,7 +13,9 @@ export interface Migration {
   readonly postgres: string;
 }
 
-const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
+type Written = Omit<Migration, 'postgres'> & { readonly postgres?: string };
+
+const WRITTEN: readonly Written[] = [
   {
     name: 'accounts, users, API keys, configs, history and the audit log',
     sqlite: `
@@ -239,6 +243,40 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   `,
   },
   {
+    name: 'label search through a trigram index',
+    sqlite: `
+  -- Every config's label cut into trigrams (folded to lower case): the configs whose label
+  -- contains a text of three characters or more are found without reading every row. The
+  -- triggers keep it in step with configs; the INSERT fills it for the rows already there.
+  CREATE VIRTUAL TABLE configs_label_search USING fts5(label, config_id UNINDEXED, tokenize = 'trigram');
+  INSERT INTO configs_label_search (label, config_id) SELECT label, id FROM configs;
+  CREATE TRIGGER configs_label_search_insert AFTER INSERT ON configs BEGIN
+    INSERT INTO configs_label_search (label, config_id) VALUES (new.label, new.id);
+  END;
+  -- Labels never change and configs are closed, not deleted; these keep it right if they do.
+  CREATE TRIGGER configs_label_search_update AFTER UPDATE OF id, label ON configs BEGIN
+    DELETE FROM configs_label_search WHERE config_id = old.id;
+    INSERT INTO configs_label_search (label, config_id) VALUES (new.label, new.id);
+  END;
+  CREATE TRIGGER configs_label_search_delete AFTER DELETE ON configs BEGIN
+    DELETE FROM configs_label_search WHERE config_id = old.id;
+  END;
+  `,
+    // pg_trgm's GIN index serves ILIKE itself. Its operator class is named by the schema the
+    // extension lives in, which may be another schema than this one (one extension per
+    // database); CREATE INDEX fills the index for the rows already there.
+    postgres: `
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  DO $$
+  BEGIN
+    EXECUTE format(
+      'CREATE INDEX configs_label_trigrams ON configs USING gin (label %I.gin_trgm_ops)',
+      (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname = 'pg_trgm'));
+  END $$;
+  `,
+  },
+  {
     name: 'people: organizations, people, memberships, sessions, invitations; api_keys:manage split',
     sqlite: `
   -- An organization holds accounts; its sign-in settings (NULL: the deployment's default).
@@ -305,6 +343,7 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
   CREATE INDEX sessions_by_person ON sessions(person_id, created_at);
   CREATE INDEX sessions_open_by_user ON sessions(user_id) WHERE ended_at IS NULL;
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  CREATE INDEX sessions_open_by_last_seen ON sessions(last_seen_at) WHERE ended_at IS NULL;
 
   CREATE TABLE invitations (
     id TEXT PRIMARY KEY,
@@ -320,6 +359,24 @@ const WRITTEN: readonly Omit<Migration, 'postgres'>[] = [
     revoked_at TEXT
   );
   CREATE INDEX invitations_by_account ON invitations(account_id, created_at, id);
+
+  -- Failed password sign-ins, for slowing further tries down: by email (its SHA-256, so
+  -- strangers' addresses are not kept) and by client address. Pruned after a day.
+  CREATE TABLE sign_in_failures (
+    scope TEXT NOT NULL CHECK (scope IN ('email', 'ip')),
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX sign_in_failures_by_subject ON sign_in_failures(scope, subject, at);
+  CREATE INDEX sign_in_failures_by_age ON sign_in_failures(at);
+
+  -- Keys the service makes for itself once and every instance shares (the seal of the
+  -- sign-in transaction cookie).
+  CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
 
   -- A key that could manage API keys also managed client keys, webhooks and the policy:
   -- it keeps those as permissions of their own, and admins' keys may manage members.
@@ -351,8 +408,10 @@ const POSTGRES_REWRITES: readonly (readonly [string, string])[] = [
 
 export const MIGRATIONS: readonly Migration[] = WRITTEN.map((migration) => ({
   ...migration,
-  postgres: POSTGRES_REWRITES.reduce(
-    (text, [sqlite, postgres]) => text.replaceAll(sqlite, postgres),
-    migration.sqlite,
-  ),
+  postgres:
+    migration.postgres ??
+    POSTGRES_REWRITES.reduce(
+      (text, [sqlite, postgres]) => text.replaceAll(sqlite, postgres),
+      migration.sqlite,
+    ),
 }));

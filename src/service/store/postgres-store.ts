@@ -7,6 +7,7 @@
 import type { DatabaseState } from './health/database-health';
 import { listenerClientFor, PostgresLiveChanges } from './live-changes/live-changes-postgres';
 import type { PostgresPool } from './postgres-database';
+import { TextMemo } from './configs/stored-text';
 import { unitOfWork } from './configs/unit-of-work';
 import { PostgresExecutor } from './sql/postgres-executor';
 import { SqlStore } from './sql-store';
@@ -16,8 +17,11 @@ export class PostgresStore extends SqlStore {
   protected readonly db: PostgresExecutor;
   readonly liveChanges: PostgresLiveChanges;
 
-  constructor(private readonly pool: PostgresPool) {
-    super();
+  constructor(
+    private readonly pool: PostgresPool,
+    texts = new TextMemo(),
+  ) {
+    super(texts);
     this.db = new PostgresExecutor(pool, () => this.outboxQueued.notify());
     this.liveChanges = new PostgresLiveChanges(listenerClientFor(pool));
   }
@@ -28,7 +32,7 @@ export class PostgresStore extends SqlStore {
     reads: ConfigReads,
     work: (tx: LockedConfigTransaction) => Promise<T>,
   ): Promise<T> {
-    return this.db.write(unitOfWork(accountId, reads, work));
+    return this.db.write(unitOfWork(accountId, reads, work, this.texts));
   }
 
   checkHealth(): Promise<DatabaseState> {

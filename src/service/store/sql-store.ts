@@ -12,6 +12,7 @@ import * as accounts from './accounts/accounts';
 import * as apiKeys from './api-keys/api-keys';
 import * as clientKeys from './client-keys/client-keys';
 import * as configs from './configs/configs';
+import type { TextMemo } from './configs/stored-text';
 import { unitOfWork } from './configs/unit-of-work';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
@@ -42,9 +43,14 @@ import type { SessionsOf } from './people/people-store';
 import * as signIns from './people/sign-ins';
 import type { SignInWrites } from './people/sign-ins';
 import * as sessions from './sessions/sessions';
+import * as signInFailures from './sign-in-failures/sign-in-failures';
+import type { FailureScope } from './sign-in-failures/sign-in-failures';
 
 export abstract class SqlStore implements Store {
   protected abstract readonly db: Executor;
+  /** `texts`: what this store packed and unpacked lately (its own, never another store's). */
+  constructor(protected readonly texts: TextMemo) {}
+
   abstract readonly liveChanges: LiveChanges;
   protected readonly outboxQueued = new OutboxQueued();
 
@@ -55,7 +61,7 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.hasAccounts());
   }
   createAccount(input: NewAccount) {
-    return this.db.write(accounts.createAccount(input));
+    return this.db.write(accounts.createAccount(input, this.texts));
   }
   getAccount(id: string) {
     return this.db.read(accounts.getAccount(id));
@@ -67,6 +73,24 @@ export abstract class SqlStore implements Store {
     return this.db.read(accounts.getUser(id));
   }
 
+  addSignInFailures(
+    subjects: readonly { readonly scope: FailureScope; readonly subject: string }[],
+    at: string,
+  ) {
+    return this.db.write(signInFailures.addSignInFailures(subjects, at));
+  }
+  countSignInFailures(scope: FailureScope, subject: string, since: string) {
+    return this.db.read(signInFailures.countSignInFailures(scope, subject, since));
+  }
+  clearSignInFailures(scope: FailureScope, subject: string) {
+    return this.db.writeOne(signInFailures.clearSignInFailures(scope, subject));
+  }
+  pruneSignInFailures(before: string, limit: number) {
+    return this.db.writeOne(signInFailures.pruneSignInFailures(before, limit));
+  }
+  serviceSecret(name: string, candidate: string, at: string) {
+    return this.db.write(people.serviceSecret(name, candidate, at));
+  }
   getOrganization(id: string) {
     return this.db.read(people.getOrganization(id));
   }
@@ -207,19 +231,19 @@ export abstract class SqlStore implements Store {
     return this.db.snapshot(configs.listConfigs(accountId, filter, page));
   }
   getConfig(accountId: string, id: string) {
-    return this.db.read(configs.getConfig(accountId, id));
+    return this.db.read(configs.getConfig(accountId, id, this.texts));
   }
   getLiveId(accountId: string) {
     return this.db.read(configs.liveIdOf(accountId));
   }
   history(accountId: string, configId: string, page: PageRequest) {
-    return this.db.read(configs.history(accountId, configId, page));
+    return this.db.read(configs.history(accountId, configId, page, this.texts));
   }
   historyAfter(accountId: string, configId: string, revision: number) {
-    return this.db.read(configs.historyAfter(accountId, configId, revision));
+    return this.db.read(configs.historyAfter(accountId, configId, revision, this.texts));
   }
   changeConfigs<T>(accountId: string, reads: ConfigReads, work: (tx: ConfigTransaction) => T) {
-    return this.db.write(unitOfWork(accountId, reads, work));
+    return this.db.write(unitOfWork(accountId, reads, work, this.texts));
   }
 
   getPolicy(accountId: string) {
@@ -293,10 +317,13 @@ export abstract class SqlStore implements Store {
   pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number) {
     return this.db.writeOne(retention.pruneDeliveries(status, before, limit));
   }
+  pruneSessions(before: string, limit: number) {
+    return this.db.writeOne(retention.pruneSessions(before, limit));
+  }
   pruneDeletedWebhooks(before: string, limit: number) {
     return this.db.write(retention.pruneDeletedWebhooks(before, limit));
   }
   packOldConfigTexts(limit: number) {
-    return retention.packOldConfigTexts(this.db, limit);
+    return retention.packOldConfigTexts(this.db, limit, this.texts);
   }
 }

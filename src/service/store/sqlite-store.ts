@@ -6,6 +6,7 @@
  */
 import { PRINCIPAL_BY_HASH, toPrincipal } from './api-keys/api-keys';
 import { DELIVERY_KEY, toDeliveryKeyLookup } from './client-keys/client-keys';
+import { TextMemo } from './configs/stored-text';
 import type { SqliteDatabase } from './database';
 import { hasAccounts } from './accounts/accounts';
 import type { DatabaseState } from './health/database-health';
@@ -44,8 +45,11 @@ export class SqliteStore extends SqlStore {
   private readonly deliveryDataVersion: RecentReading<number>;
   private readonly principalDataVersion: RecentReading<number>;
 
-  constructor(private readonly database: SqliteDatabase) {
-    super();
+  constructor(
+    private readonly database: SqliteDatabase,
+    texts = new TextMemo(),
+  ) {
+    super(texts);
     this.db = new SqliteExecutor(database, {
       liveChanged: (accountId) => this.liveChanges.committed(accountId),
       outboxQueued: () => this.outboxQueued.notify(),

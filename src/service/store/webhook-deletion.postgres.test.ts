@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEndpointToDelete, T0, type EndpointToDelete } from '../testing/endpoint-to-delete';
+import { TextMemo } from './configs/stored-text';
 import { unitOfWork } from './configs/unit-of-work';
 import type { Op, Row } from './sql/sql';
 
@@ -24,9 +25,14 @@ describe('deleting a fixture.webhook endpoint while a publish commits', () => {
     await client.connect();
     try {
       await client.query('BEGIN');
-      const op = unitOfWork(fixture.accountId, {}, (tx) => {
-        tx.addWebhookEvents('config.published', T0, () => ({ config_id: 'cfg_x' }));
-      });
+      const op = unitOfWork(
+        fixture.accountId,
+        {},
+        (tx) => {
+          tx.addWebhookEvents('config.published', T0, () => ({ config_id: 'cfg_x' }));
+        },
+        new TextMemo(),
+      );
       let deletion: Promise<boolean> | undefined;
       await drive(client, op, async (sqlText) => {
         if (deletion || !sqlText.startsWith('INSERT INTO webhook_deliveries')) return;

@@ -109,6 +109,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     ]);
   startServer();
   const url = `postgres://${ROLE}@127.0.0.1:${port}/postgres`;
+  // An extension belongs to the database, and the tests' schemas share this one: made here
+  // once, in public, so that schemas migrating at the same time find it and dropping one of
+  // them does not take it (and every other schema's label index) along.
+  await adminQuery(url, 'CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
   return {
     url,
     dataDir,

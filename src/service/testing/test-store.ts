@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { TextMemo } from '../store/configs/stored-text';
 import { DATABASE_FILE, openDatabase, type SqliteDatabase } from '../store/database';
 import { openPostgres } from '../store/postgres-database';
 import { PostgresStore } from '../store/postgres-store';
@@ -40,9 +41,10 @@ export interface TestStore {
   storageBytes(options?: { checkpoint?: boolean }): Promise<Buffer>;
   /**
    * Another store on the same database, with connections of its own, as another process
-   * (SQLite) or instance (PostgreSQL) has; closed by dispose.
+   * (SQLite) or instance (PostgreSQL) has, and its own memo of packed text (or `texts`);
+   * closed by dispose.
    */
-  openSecondStore(): Promise<Store>;
+  openSecondStore(texts?: TextMemo): Promise<Store>;
   dispose(): Promise<void>;
 }
 
@@ -68,9 +70,9 @@ function readAll(paths: readonly string[]): Buffer {
   );
 }
 
-function sqliteTestStore(dataDir: string): TestStore {
+function sqliteTestStore(dataDir: string, texts: TextMemo | undefined): TestStore {
   const db: SqliteDatabase = openDatabase(dataDir);
-  const store = new SqliteStore(db);
+  const store = new SqliteStore(db, texts);
   const others: Store[] = [];
   return {
     kind: 'sqlite',
@@ -87,8 +89,8 @@ function sqliteTestStore(dataDir: string): TestStore {
         ),
       );
     },
-    async openSecondStore() {
-      const other = new SqliteStore(openDatabase(dataDir));
+    async openSecondStore(otherTexts?: TextMemo) {
+      const other = new SqliteStore(openDatabase(dataDir), otherTexts);
       others.push(other);
       return other;
     },
@@ -99,13 +101,13 @@ function sqliteTestStore(dataDir: string): TestStore {
   };
 }
 
-async function postgresTestStore(dataDir: string): Promise<TestStore> {
+async function postgresTestStore(dataDir: string, texts: TextMemo | undefined): Promise<TestStore> {
   const clusterUrl = inject('postgresUrl');
   const schema = uniqueName('test');
   await adminQuery(clusterUrl, `CREATE SCHEMA ${schema}`);
   const url = withSchema(clusterUrl, schema);
   const pool = await openPostgres({ url, poolSize: TEST_POOL_SIZE });
-  const store = new PostgresStore(pool);
+  const store = new PostgresStore(pool, texts);
   const others: Store[] = [];
   return {
     kind: 'postgres',
@@ -121,8 +123,8 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
       if (options.checkpoint) await adminQuery(clusterUrl, 'CHECKPOINT');
       return readAll(filesUnder(inject('postgresDataDir')));
     },
-    async openSecondStore() {
-      const other = new PostgresStore(await openPostgres({ url, poolSize: 4 }));
+    async openSecondStore(otherTexts?: TextMemo) {
+      const other = new PostgresStore(await openPostgres({ url, poolSize: 4 }), otherTexts);
       others.push(other);
       return other;
     },
@@ -134,12 +136,13 @@ async function postgresTestStore(dataDir: string): Promise<TestStore> {
   };
 }
 
-export async function openTestStore(): Promise<TestStore> {
+/** `texts`: the store's memo of packed text (a new one by default). */
+export async function openTestStore(options: { texts?: TextMemo } = {}): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'provisioning-test-'));
   try {
     return testStoreKind() === 'postgres'
-      ? await postgresTestStore(dataDir)
-      : sqliteTestStore(dataDir);
+      ? await postgresTestStore(dataDir, options.texts)
+      : sqliteTestStore(dataDir, options.texts);
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

@@ -3,10 +3,10 @@
  * step publishes (docs/config.md, Operations). Either way every view of the configs and tests refreshes.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConfigList } from '../../../contract/configs';
 import { ApiProblem } from '../../lib/api-client';
 import { editConfig } from '../../api/edit-config';
 import { configsKeys } from '../../api/config-keys';
+import { dropFromConfigLists } from '../../api/get-configs';
 
 export function useAbTestEdit() {
   const queryClient = useQueryClient();
@@ -24,11 +24,7 @@ export function useAbTestEdit() {
     onSuccess: ({ result }) => {
       const consumed = result.kind === 'published' ? result.base_config_id : null;
       // Nor may a page that mounts later ask for it because a cached list still names it.
-      if (consumed !== null) {
-        queryClient.setQueryData(configsKeys.list(), (list: ConfigList | null | undefined) =>
-          list?.filter((config) => config.id !== consumed),
-        );
-      }
+      if (consumed !== null) dropFromConfigLists(queryClient, consumed);
       return refresh(consumed);
     },
     // Refused because the config moved on (412) or the step no longer fits (409): the page

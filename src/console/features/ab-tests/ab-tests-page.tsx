@@ -5,7 +5,8 @@ import { describeError, isNotOffered } from '../../lib/api-client';
 import { useAuthStatus } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { offers } from '../../lib/permissions';
-import { MAX_DRAFTS_LISTED, useConfigsWithContents } from '../../api/get-config-contents';
+import { useConfigsWithContents } from '../../api/get-config-contents';
+import { MAX_DRAFTS_LISTED } from '../../api/get-configs';
 import { AbTestTable } from './components/ab-test-table';
 import { PageOutcomeNotice, usePageOutcome } from './components/page-outcome';
 
@@ -58,10 +59,10 @@ export function AbTestsPage() {
                   is fixed in the editor.
                 </p>
               ))}
-            {sources.draftsLeftOut > 0 && (
+            {sources.draftsLeftOut && (
               <p className="muted">
-                Showing the tests of the newest {MAX_DRAFTS_LISTED} drafts; {sources.draftsLeftOut}{' '}
-                older drafts are left out.
+                Showing the tests of the newest {MAX_DRAFTS_LISTED} drafts; older drafts are left
+                out.
               </p>
             )}
             {!sources.listsDrafts && (

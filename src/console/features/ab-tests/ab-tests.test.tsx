@@ -106,6 +106,41 @@ describe('the A/B test list', () => {
   });
 });
 
+describe('drafts behind many published versions', () => {
+  /** The draft, then 60 published versions newer than it: more than a first page of configs. */
+  function serverWithNewerVersions(): ConfigServer {
+    const server = serverWithDraft();
+    for (let n = 0; n < 60; n++) {
+      server.add({ id: `cfg_v${n}`, label: `Version ${n}`, kind: 'published' });
+    }
+    return server;
+  }
+
+  it('are still offered by New A/B test', async () => {
+    open('/ab-tests/new', serverWithNewerVersions());
+    const target = await screen.findByLabelText(/^Create in/);
+    expect(within(target).getByRole('option', { name: 'Draft: Dark mode draft' })).toBeTruthy();
+  });
+
+  it('still show their tests on the A/B tests page', async () => {
+    open('/ab-tests', serverWithNewerVersions());
+    const table = await screen.findByRole('table', { name: 'A/B tests' });
+    expect(await within(table).findByRole('row', { name: /dark-mode/ })).toBeTruthy();
+    expect(screen.queryByText(/older drafts are left out/)).toBeNull();
+  });
+
+  it('past the newest 20, are said to be left out', async () => {
+    const server = serverWithNewerVersions();
+    for (let n = 0; n < 20; n++) server.add({ id: `cfg_d${n}`, label: `Draft ${n}` });
+    open('/ab-tests', server);
+    expect(
+      await screen.findByText(
+        'Showing the tests of the newest 20 drafts; older drafts are left out.',
+      ),
+    ).toBeTruthy();
+  });
+});
+
 describe('the cache', () => {
   it('holds each config once, in the entry the configs pages read too', async () => {
     const server = serverWithDraft();

@@ -1,6 +1,7 @@
 /** Accounts and their users. An account is made with its owner and its first, live config. */
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
+import type { TextMemo } from '../configs/stored-text';
 import { findPersonByEmail, insertOrganization, insertPerson } from '../people/people';
 import type { AccountRecord, AuditRecord, PersonRecord, UserRecord } from '../records';
 import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
@@ -50,7 +51,7 @@ export function* hasAccounts(): Op<boolean> {
   return (yield* get(ANY_ACCOUNT)) !== undefined;
 }
 
-export function* createAccount(input: NewAccount): Op<void> {
+export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
   yield* insertOrganization(input.organization);
   yield* run(
     INSERT_ACCOUNT,
@@ -58,9 +59,9 @@ export function* createAccount(input: NewAccount): Op<void> {
   );
   yield* insertPerson(input.ownerPerson);
   yield* run(INSERT_USER, ...valuesOf(input.owner, USER_COLUMNS));
-  yield* insertConfig(input.firstConfig);
+  yield* insertConfig(input.firstConfig, texts);
   yield* setLive(input.account.id, input.firstConfig.id);
-  yield* addHistory(input.history);
+  yield* addHistory(input.history, texts);
   yield* addAudit(input.audit);
 }
 

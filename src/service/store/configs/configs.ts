@@ -5,8 +5,8 @@
 import type { ConfigKind } from '../../../contract/config-edit';
 import type { Page, PageRequest } from '../pages';
 import type { ConfigRecordRow, ConfigSummaryRow, HistoryRecord, NewConfig } from '../records';
-import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
-import { packText, PACK_FROM_BYTES, storedText, textColumns, unpackText } from './stored-text';
+import { CREATED_KEY, createdKeyOf, keysetQuery, readPage, type KeysetQuery } from '../sql/keyset';
+import { PACK_FROM_BYTES, type TextMemo } from './stored-text';
 import { all, dialects, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
 
 const NEW_CONFIG_COLUMNS = [
@@ -52,20 +52,59 @@ const SUMMARY_COLUMNS = [
   'review',
 ].join(', ');
 /**
- * Open configs newest first, by kind, review (`none`: no review asked; `requested`: a draft
- * whose review was asked for) and a LIKE pattern on the label; a null filter takes all.
+ * Open configs newest first, by kind and review (`none`: no review asked; `requested`: a
+ * draft whose review was asked for); a null filter takes all. The label's filter follows.
  */
 const listFilters = (cast: string) =>
   `SELECT ${SUMMARY_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL
      AND (?${cast} IS NULL OR kind = ?)
      AND (?${cast} IS NULL OR (? = 'none' AND (review IS NULL OR kind = 'published'))
-          OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))
-     AND (?${cast} IS NULL OR label ${cast ? 'ILIKE' : 'LIKE'} ? ESCAPE '\\')`;
-const LIST_CONFIGS = keysetQuery(
-  { sqlite: listFilters(''), postgres: listFilters('::text') },
+          OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))`;
+const LABEL_LIKE = {
+  sqlite: `${listFilters('')} AND (? IS NULL OR label LIKE ? ESCAPE '\\')`,
+  postgres: `${listFilters('::text')} AND (?::text IS NULL OR label ILIKE ? ESCAPE '\\')`,
+};
+/** With a LIKE pattern on the label, or null for every label. */
+const LIST_CONFIGS = keysetQuery(LABEL_LIKE, CREATED_KEY, 'DESC');
+/** The same, among the configs from a key (the window's end) on. */
+const LIST_CONFIGS_IN_WINDOW = keysetQuery(
+  {
+    sqlite: `${LABEL_LIKE.sqlite} AND (created_at, id) >= (?, ?)`,
+    postgres: `${LABEL_LIKE.postgres} AND (created_at, id) >= (?, ?)`,
+  },
   CREATED_KEY,
   'DESC',
 );
+/** The key of the open config `offset` places after the newest, or after a key. */
+const WINDOW_END_SELECT =
+  'SELECT created_at, id FROM configs WHERE account_id = ? AND closed_at IS NULL';
+const WINDOW_END_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?';
+const WINDOW_END = {
+  first: sql(`${WINDOW_END_SELECT} ${WINDOW_END_ORDER}`),
+  after: sql(`${WINDOW_END_SELECT} AND (created_at, id) < (?, ?) ${WINDOW_END_ORDER}`),
+};
+/**
+ * The same, for a searched text of three characters or more (the term, then its LIKE
+ * pattern), through the label's trigram index: SQLite's FTS5 table finds the candidates
+ * (it folds case more widely than LIKE, so LIKE has the last word); PostgreSQL's pg_trgm
+ * index serves ILIKE itself, and the term's test there says the same as the pattern.
+ */
+const LIST_CONFIGS_BY_TRIGRAMS = keysetQuery(
+  {
+    sqlite: `${listFilters('')}
+     AND id IN (SELECT config_id FROM configs_label_search
+                 WHERE configs_label_search MATCH '"' || replace(?, '"', '""') || '"')
+     AND label LIKE ? ESCAPE '\\'`,
+    postgres: `${listFilters('::text')}
+     AND position(lower(?::text) IN lower(label)) > 0 AND label ILIKE ? ESCAPE '\\'`,
+  },
+  CREATED_KEY,
+  'DESC',
+);
+/** A trigram index finds nothing shorter than a trigram: shorter texts are searched by a scan. */
+const TRIGRAM = 3;
+/** Configs read in order before the trigram index is asked, per item of the page. */
+const WINDOW_PER_ITEM = 10;
 const GET_CONFIG = sql(`${OPEN_CONFIGS} AND id = ?`);
 /** The open configs among the ids of a JSON list. */
 export const GET_CONFIGS = dialects({
@@ -108,11 +147,11 @@ const HISTORY_AFTER = sql(
 );
 
 /** Booleans are 0/1 in SQLite and booleans in PostgreSQL; JSON columns are text in both. */
-export function toConfig(row: Row): ConfigRecordRow {
+export function toConfig(row: Row, texts: TextMemo): ConfigRecordRow {
   const { yaml_packed: packed, ...columns } = row;
   return {
     ...(columns as unknown as ConfigRecordRow),
-    yaml: storedText(row.yaml, packed),
+    yaml: texts.storedText(row.yaml, packed),
     valid: row.valid === 1 || row.valid === true,
     issues: JSON.parse(row.issues as string) as ConfigRecordRow['issues'],
     review:
@@ -129,9 +168,9 @@ interface EntryChanges {
   readonly text_changes?: HistoryRecord['text_changes'];
 }
 
-function changesOf(row: Row): EntryChanges {
+function changesOf(row: Row, texts: TextMemo): EntryChanges {
   if (row.entry_packed instanceof Uint8Array)
-    return JSON.parse(unpackText(row.entry_packed)) as EntryChanges;
+    return JSON.parse(texts.unpack(row.entry_packed)) as EntryChanges;
   return {
     operations: JSON.parse(row.operations as string) as HistoryRecord['operations'],
     applied_paths: JSON.parse(row.applied_paths as string) as string[],
@@ -141,8 +180,8 @@ function changesOf(row: Row): EntryChanges {
   };
 }
 
-function toHistory(row: Row): HistoryRecord {
-  const changes = changesOf(row);
+function toHistory(row: Row, texts: TextMemo): HistoryRecord {
+  const changes = changesOf(row, texts);
   return {
     config_id: row.config_id as string,
     account_id: row.account_id as string,
@@ -174,13 +213,28 @@ export function* listConfigs(
 ): Op<{ configs: Page<ConfigSummaryRow>; liveId: string | undefined }> {
   const kind = filter.kind ?? null;
   const review = filter.review ?? null;
-  const label =
-    filter.labelContains === undefined
-      ? null
-      : `%${filter.labelContains.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  const params = [accountId, kind, kind, review, review, review, label, label];
-  const configs = yield* readPage(LIST_CONFIGS, params, page, createdKeyOf, toSummaryRow);
-  return { configs, liveId: yield* liveIdOf(accountId) };
+  const term = filter.labelContains;
+  const pattern = term === undefined ? null : `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const params = [accountId, kind, kind, review, review, review, pattern, pattern];
+  const liveId = yield* liveIdOf(accountId);
+  const read = (query: KeysetQuery, values: readonly unknown[]) =>
+    readPage(query, values, page, createdKeyOf, toSummaryRow);
+  if (term === undefined || [...term].length < TRIGRAM) {
+    return { configs: yield* read(LIST_CONFIGS, params), liveId };
+  }
+  // A term most labels hold fills the page from the newest configs at once, while the
+  // index would hand over every match to be sorted; so a window of the newest is read
+  // first, and the index asked only when the window holds less than a page.
+  const windowLength = WINDOW_PER_ITEM * (page.limit + 1);
+  const end =
+    page.after === undefined
+      ? yield* get(WINDOW_END.first, accountId, windowLength - 1)
+      : yield* get(WINDOW_END.after, accountId, ...page.after, windowLength - 1);
+  if (end === undefined) return { configs: yield* read(LIST_CONFIGS, params), liveId };
+  const windowed = yield* read(LIST_CONFIGS_IN_WINDOW, [...params, end.created_at, end.id]);
+  if (windowed.next !== undefined) return { configs: windowed, liveId };
+  const byTrigrams = [accountId, kind, kind, review, review, review, term, pattern];
+  return { configs: yield* read(LIST_CONFIGS_BY_TRIGRAMS, byTrigrams), liveId };
 }
 
 function toSummaryRow(row: Row): ConfigSummaryRow {
@@ -194,9 +248,13 @@ function toSummaryRow(row: Row): ConfigSummaryRow {
   };
 }
 
-export function* getConfig(accountId: string, id: string): Op<ConfigRecordRow | undefined> {
+export function* getConfig(
+  accountId: string,
+  id: string,
+  texts: TextMemo,
+): Op<ConfigRecordRow | undefined> {
   const row = yield* get(GET_CONFIG, accountId, id);
-  return row && toConfig(row);
+  return row && toConfig(row, texts);
 }
 
 export function* liveIdOf(accountId: string): Op<string | undefined> {
@@ -214,6 +272,7 @@ export function* history(
   accountId: string,
   configId: string,
   page: PageRequest,
+  texts: TextMemo,
 ): Op<Page<HistoryRecord>> {
   const [afterDepth, afterSeq] = (page.after ?? [0, BEFORE_EVERY_SEQ]) as [number, number];
   const found: { entry: Row; depth: number }[] = [];
@@ -239,7 +298,7 @@ export function* history(
   const shown = found.slice(0, page.limit);
   const lastShown = shown[shown.length - 1];
   return {
-    items: shown.map(({ entry }) => toHistory(entry)),
+    items: shown.map(({ entry }) => toHistory(entry, texts)),
     next:
       found.length > page.limit && lastShown
         ? [lastShown.depth, Number(lastShown.entry.seq)]
@@ -251,13 +310,16 @@ export function* historyAfter(
   accountId: string,
   configId: string,
   revision: number,
+  texts: TextMemo,
 ): Op<HistoryRecord[]> {
-  return (yield* all(HISTORY_AFTER, accountId, configId, revision)).map(toHistory);
+  return (yield* all(HISTORY_AFTER, accountId, configId, revision)).map((row) =>
+    toHistory(row, texts),
+  );
 }
 
-export function insertConfig(config: NewConfig): Op<number> {
+export function insertConfig(config: NewConfig, texts: TextMemo): Op<number> {
   const issues = JSON.stringify(config.issues);
-  const { plain, packed } = textColumns(config.yaml);
+  const { plain, packed } = texts.textColumns(config.yaml);
   const stored = { ...config, issues, yaml: plain, yaml_packed: packed };
   return run(INSERT_CONFIG, ...valuesOf(stored, NEW_CONFIG_COLUMNS));
 }
@@ -267,7 +329,7 @@ export function setLive(accountId: string, configId: string): Op<number> {
 }
 
 /** An edit's operations may carry a whole text: long ones are packed like config text. */
-export function addHistory(entry: HistoryRecord): Op<number> {
+export function addHistory(entry: HistoryRecord, texts: TextMemo): Op<number> {
   const changes: EntryChanges = {
     operations: entry.operations,
     applied_paths: [...entry.applied_paths],
@@ -282,7 +344,7 @@ export function addHistory(entry: HistoryRecord): Op<number> {
           text_changes: entry.text_changes ? JSON.stringify(entry.text_changes) : null,
           entry_packed: null,
         }
-      : { operations: '', applied_paths: '', text_changes: null, entry_packed: packText(whole) };
+      : { operations: '', applied_paths: '', text_changes: null, entry_packed: texts.pack(whole) };
   return run(INSERT_HISTORY, ...valuesOf({ ...entry, ...json }, HISTORY_COLUMNS));
 }
 

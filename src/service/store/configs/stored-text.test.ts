@@ -2,7 +2,8 @@
  * Config text and long history entries are compressed at rest, on both stores (Vitest
  * projects `node` and `postgres`): a 10,000-app config's published version takes at most a
  * quarter of its text, every text comes back byte for byte, and rows written before
- * compression read as they were.
+ * compression read as they were. Each store keeps its own memo of what it packed and
+ * unpacked lately, bounded by the length of the texts it holds.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations as ops } from '../../../contract/operations';
@@ -11,6 +12,7 @@ import type { CreatedAccount } from '../../domain/accounts';
 import { createAccount } from '../../testing/made-at';
 import { openTestStore, testStoreKind, type TestStore } from '../../testing/test-store';
 import type { HistoryRecord, NewConfig } from '../records';
+import { packText, TextMemo, unpackText } from './stored-text';
 
 const AT = '2026-11-22T10:00:00.000Z';
 /** Scripts of several widths, a combining accent, an astral emoji and a lone quote. */
@@ -146,5 +148,59 @@ describe(`config text at rest (${testStoreKind()})`, () => {
     );
     expect(rows[0]?.operations).toBe('');
     expect(rows[0]?.entry_packed?.length).toBeLessThan(Buffer.byteLength(text) / 4);
+  });
+});
+
+describe('the memo of packed text', () => {
+  const text = (n: number, length: number) => `${n}:`.padEnd(length, 'x');
+
+  it('holds at most its bound of text, forgetting the oldest first', () => {
+    const memo = new TextMemo(1_000);
+    const texts = [0, 1, 2, 3, 4, 5].map((n) => text(n, 200));
+    for (const each of texts) expect(unpackText(memo.pack(each))).toBe(each);
+    expect(memo.chars).toBe(1_000);
+    expect(memo.knows(texts[0] as string)).toBe(false);
+    for (const each of texts.slice(1)) expect(memo.knows(each)).toBe(true);
+    // In the order they came in: a text read again is not made newer.
+    expect(memo.unpack(memo.pack(texts[1] as string))).toBe(texts[1]);
+    memo.pack(text(6, 200));
+    expect(memo.knows(texts[1] as string)).toBe(false);
+    expect(memo.knows(texts[2] as string)).toBe(true);
+    expect(memo.chars).toBe(1_000);
+  });
+
+  it('never holds a text over a quarter of its bound, and remembers what it unpacks', () => {
+    const memo = new TextMemo(1_000);
+    const long = text(0, 251);
+    expect(unpackText(memo.pack(long))).toBe(long);
+    expect(memo.knows(long)).toBe(false);
+    expect(memo.chars).toBe(0);
+    const short = text(1, 250);
+    expect(memo.unpack(packText(short))).toBe(short);
+    expect(memo.knows(short)).toBe(true);
+  });
+
+  it('is one per store: what one store packs is not in another store’s memo', async () => {
+    const mine = new TextMemo();
+    const theirs = new TextMemo();
+    const own = await openTestStore({ texts: mine });
+    try {
+      const other = await own.openSecondStore(theirs);
+      const owner = await createAccount(own.store, {
+        name: 'Two memos',
+        ownerEmail: 'owner@example.com',
+        now: new Date(AT),
+      });
+      const yaml = `# ${NON_ASCII}${largeConfigText(20)}`;
+      await own.store.changeConfigs(owner.account_id, {}, (tx) => {
+        tx.insert({ ...published('cfg_memo', yaml), kind: 'draft' });
+      });
+      expect(mine.knows(yaml)).toBe(true);
+      expect(theirs.knows(yaml)).toBe(false);
+      expect((await other.getConfig(owner.account_id, 'cfg_memo'))?.yaml).toBe(yaml);
+      expect(theirs.knows(yaml)).toBe(true);
+    } finally {
+      await own.dispose();
+    }
   });
 });

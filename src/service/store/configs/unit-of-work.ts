@@ -25,7 +25,7 @@ import {
   toConfig,
   UPDATE_CONFIG,
 } from './configs';
-import { textColumns } from './stored-text';
+import type { TextMemo } from './stored-text';
 
 /**
  * Serialises the account's units of work (PostgreSQL: across instances; SQLite's
@@ -44,6 +44,7 @@ export function* unitOfWork<T>(
   accountId: string,
   reads: ConfigReads,
   work: (tx: LockedConfigTransaction) => T | Promise<T>,
+  texts: TextMemo,
 ): Op<T> {
   const policy = toPolicy(yield* get(LOCK_ACCOUNT, accountId));
   const liveAtStart = yield* liveIdOf(accountId);
@@ -51,7 +52,7 @@ export function* unitOfWork<T>(
   const rows = new Map<string, ConfigRecordRow>();
   if (ids.length > 0) {
     for (const row of yield* all(GET_CONFIGS, accountId, JSON.stringify(ids)))
-      rows.set(row.id as string, toConfig(row));
+      rows.set(row.id as string, toConfig(row, texts));
   }
 
   let liveId = liveAtStart;
@@ -65,12 +66,12 @@ export function* unitOfWork<T>(
       return rows.get(id);
     },
     liveId: () => liveId,
-    insert: (config) => writes.push(insertConfig({ ...config, account_id: accountId })),
+    insert: (config) => writes.push(insertConfig({ ...config, account_id: accountId }, texts)),
     update: (id, change) => {
       if (id === liveId) liveChange = true;
       const { yaml, revision, valid, error_count, warning_count, updated_at } = change;
       const issues = JSON.stringify(change.issues);
-      const { plain, packed } = textColumns(yaml);
+      const { plain, packed } = texts.textColumns(yaml);
       writes.push(
         run(
           UPDATE_CONFIG,
@@ -99,7 +100,7 @@ export function* unitOfWork<T>(
       liveChange = true;
     },
     addHistory: (entry) => {
-      writes.push(addHistory(entry));
+      writes.push(addHistory(entry, texts));
       writes.push(addAudit(auditOfHistory(entry)));
     },
     addAudit: (entry) => writes.push(addAudit(entry)),
@@ -111,8 +112,9 @@ export function* unitOfWork<T>(
     },
     addReview: (review) => writes.push(addReview(review)),
     addWebhookEvents: (type, at, data) => events.push({ type, at, data }),
-    getConfig: (id) => nested(getConfig(accountId, id)),
-    historyAfter: (configId, revision) => nested(historyAfter(accountId, configId, revision)),
+    getConfig: (id) => nested(getConfig(accountId, id, texts)),
+    historyAfter: (configId, revision) =>
+      nested(historyAfter(accountId, configId, revision, texts)),
   });
   const result = yield* call((nested) => work(transaction(nested)));
 

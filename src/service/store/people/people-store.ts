@@ -17,6 +17,8 @@ export type SessionsOf =
   { readonly personId: string; readonly exceptId?: string } | { readonly userId: string };
 
 export interface PeopleStore {
+  /** A secret every instance shares: the first instance's `candidate` is kept. */
+  serviceSecret(name: string, candidate: string, at: string): Promise<string>;
   getOrganization(id: string): Promise<OrganizationRecord | undefined>;
   organizationsWithSso(): Promise<OrganizationRecord[]>;
   /** Write-only outside: read only to talk to the identity provider. */

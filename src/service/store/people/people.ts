@@ -337,3 +337,14 @@ function* adminCount(accountId: string): Op<number> {
 export function* firstAccountOf(organizationId: string): Op<string | undefined> {
   return (yield* get(FIRST_ACCOUNT, organizationId))?.id as string | undefined;
 }
+
+const INSERT_SECRET = sql(
+  'INSERT INTO service_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+);
+const GET_SECRET = sql('SELECT value FROM service_secrets WHERE name = ?');
+
+/** The service's secret of this name: `candidate` if none was kept yet, else the one kept. */
+export function* serviceSecret(name: string, candidate: string, at: string): Op<string> {
+  yield* run(INSERT_SECRET, name, candidate, at);
+  return (yield* get(GET_SECRET, name))?.value as string;
+}

@@ -10,6 +10,13 @@ export interface PruningStore {
   pruneDeliveries(status: 'delivered' | 'failed', before: string, limit: number): Promise<number>;
   /** At most `limit` rows of endpoints deleted before `before` and their deliveries; how many. */
   pruneDeletedWebhooks(before: string, limit: number): Promise<number>;
+  /**
+   * At most `limit` sessions ended before `before`, or never ended but unused since then
+   * (long expired: no session lasts a day idle); how many.
+   */
+  pruneSessions(before: string, limit: number): Promise<number>;
+  /** At most `limit` failed sign-ins older than `before`; how many. */
+  pruneSignInFailures(before: string, limit: number): Promise<number>;
   /** Compresses up to `limit` config texts stored before compression; how many it found. */
   packOldConfigTexts(limit: number): Promise<number>;
 }

@@ -3,7 +3,7 @@
  * holds the database for long, and the lease that lets one instance at a time prune. A
  * pending delivery is never deleted: it may still be sent.
  */
-import { packText } from '../configs/stored-text';
+import type { TextMemo } from '../configs/stored-text';
 import { setPacked, unpackedConfigs } from '../configs/configs';
 import { run, sql, type Executor, type Op } from '../sql/sql';
 
@@ -35,6 +35,18 @@ const PRUNE_DELETED_ENDPOINTS = sql(
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id)
       LIMIT ?)`,
 );
+
+const PRUNE_SESSIONS = sql(
+  `DELETE FROM sessions WHERE id IN (
+     SELECT id FROM sessions WHERE ended_at IS NOT NULL AND ended_at < ?
+     UNION ALL
+     SELECT id FROM sessions WHERE ended_at IS NULL AND last_seen_at < ?
+     LIMIT ?)`,
+);
+
+export function pruneSessions(before: string, limit: number): Op<number> {
+  return run(PRUNE_SESSIONS, before, before, limit);
+}
 
 /** Whether `holder` holds the lease `name` until `until` now (false: another holds it). */
 export function* takeLease(name: string, holder: string, now: string, until: string): Op<boolean> {
@@ -69,8 +81,12 @@ export function* pruneDeletedWebhooks(before: string, limit: number): Op<number>
  * with the text compressed outside it; a row changed meanwhile is left for its own write.
  * How many rows were read (fewer than `limit`: none is left).
  */
-export async function packOldConfigTexts(db: Executor, limit: number): Promise<number> {
+export async function packOldConfigTexts(
+  db: Executor,
+  limit: number,
+  texts: TextMemo,
+): Promise<number> {
   const rows = await db.read(unpackedConfigs(limit));
-  for (const row of rows) await db.writeOne(setPacked(row.id, row.revision, packText(row.yaml)));
+  for (const row of rows) await db.writeOne(setPacked(row.id, row.revision, texts.pack(row.yaml)));
   return rows.length;
 }

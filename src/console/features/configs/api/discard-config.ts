@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
+import { dropFromConfigLists } from '../../../api/get-configs';
 
 export async function discardConfig(id: string): Promise<void> {
   await apiRequest('deleteConfig', { params: { id } });
@@ -13,6 +14,7 @@ export function useDiscardConfig() {
     mutationFn: discardConfig,
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: configsKeys.detail(id) });
+      dropFromConfigLists(queryClient, id);
       return queryClient.invalidateQueries({ queryKey: configsKeys.list() });
     },
   });

@@ -4,6 +4,7 @@ import type { ConfigRecord } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
 import { LIVE } from '../../../api/get-config';
+import { dropFromConfigLists } from '../../../api/get-configs';
 
 export interface PublishConfigInput {
   readonly id: string;
@@ -22,6 +23,7 @@ export function usePublishConfig() {
     mutationFn: publishConfig,
     onSuccess: (published, { id }) => {
       queryClient.setQueryData(configsKeys.detail(published.id), published);
+      dropFromConfigLists(queryClient, id);
       void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.histories() });
       void queryClient.invalidateQueries({ queryKey: configsKeys.detail(LIVE) });

@@ -7,6 +7,7 @@ import type { ConfigRecord } from '../../../../contract/configs';
 import type { NewReview, ReviewRequest, ReviewResult } from '../../../../contract/reviews';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
+import { dropFromConfigLists } from '../../../api/get-configs';
 import { LIVE } from '../../../api/get-config';
 
 export function reviewsQueryOptions(id: string) {
@@ -48,6 +49,7 @@ export function useAddReview() {
     onSuccess: (result, { id }) => {
       if (result.published_config_id !== undefined) {
         // The draft is gone: its page moves on rather than refetch it into "not found".
+        dropFromConfigLists(queryClient, id);
         void queryClient.invalidateQueries({ queryKey: configsKeys.detail(LIVE) });
         void queryClient.invalidateQueries({ queryKey: configsKeys.list() });
         return;
