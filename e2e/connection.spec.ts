@@ -108,7 +108,9 @@ test('sign in with a good key: exchanged for a session, the key kept nowhere', a
   await expect(keyField).toHaveAttribute('type', 'password');
 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(page.getByText(`Signed in as ${String(admin.status?.email)}`)).toBeVisible();
+  await expect(
+    page.getByText(`Signed in as ${String(admin.status?.email)}`, { exact: true }),
+  ).toBeVisible();
   await expect(whoAmI(page)).toContainText(String(admin.status?.email));
   await expect(whoAmI(page)).toContainText('with an API key');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
@@ -225,7 +227,9 @@ test.describe('with CORS_ORIGINS naming another loopback origin', () => {
     );
     await field.fill(`${String(apiOrigin)}/api/v1`);
     await connect(page, admin.secret);
-    await expect(page.getByText(`Signed in as ${String(admin.status?.email)}`)).toBeVisible();
+    await expect(
+      page.getByText(`Signed in as ${String(admin.status?.email)}`, { exact: true }),
+    ).toBeVisible();
     // Another origin's cookie could not work here: the key is held in memory for this tab.
     await expect(page.getByText(`To ${String(apiOrigin)}/api/v1.`)).toBeVisible();
     await expect(page.getByText(/held in memory/)).toBeVisible();

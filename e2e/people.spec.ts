@@ -65,8 +65,12 @@ async function invite(baseURL: string, owner: Organization, email: string): Prom
 async function accept(baseURL: string, path: string): Promise<void> {
   const answer = await fetch(`${baseURL}/api/v1${path}/accept`, {
     method: 'POST',
-    // Not a browser, but the service asks every sign-in to say it comes from the console.
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'console' },
+    // Not a browser, but the service asks every sign-in to come from the console's origin.
+    headers: {
+      'content-type': 'application/json',
+      'x-requested-with': 'console',
+      origin: new URL(baseURL).origin,
+    },
     body: JSON.stringify({ password: PASSWORD }),
   });
   expect(answer.status, await answer.clone().text()).toBe(200);
@@ -76,7 +80,7 @@ async function signInWithPassword(page: Page, email: string, returnTo = '/'): Pr
   if (new URL(page.url()).pathname !== '/sign-in') {
     await page.goto(`/sign-in?return_to=${encodeURIComponent(returnTo)}`);
   }
-  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -133,7 +137,7 @@ test('a wrong password is said in words, and signs nobody in', async ({
   await accept(String(baseURL), await invite(String(baseURL), owner, email));
 
   await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Password', { exact: true }).fill(`${PASSWORD} but wrong`);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
