@@ -95,7 +95,14 @@ export default defineConfig({
     command: `npm run build && node bin/provisioning.js serve --port ${port} --data-dir ${JSON.stringify(dataDir)}`,
     url: `${baseURL}/api/v1/health`,
     // WEBHOOKS_ALLOW_PRIVATE: the webhook journeys' receivers listen on 127.0.0.1.
-    env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_PRIVATE: '1' },
+    // PUBLIC_URL: SSO's redirect URI is on localhost, another site than the provider's
+    // 127.0.0.1, as in production.
+    env: {
+      RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'warn',
+      WEBHOOKS_ALLOW_PRIVATE: '1',
+      PUBLIC_URL: `http://localhost:${port}`,
+    },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',

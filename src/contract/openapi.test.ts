@@ -62,7 +62,11 @@ describe('the OpenAPI document', () => {
 
   it('is served under /api/v1 and asks for a bearer token, except on public endpoints', () => {
     expect(document.servers).toEqual([{ url: API_BASE_PATH }]);
-    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+    });
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',
       scheme: 'bearer',

@@ -55,12 +55,17 @@ export interface OpenApiDocument {
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, { description: string; schema: JsonSchema }>;
-    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+    securitySchemes: Record<
+      string,
+      | { type: 'http'; scheme: 'bearer'; description: string }
+      | { type: 'apiKey'; in: 'cookie'; name: string; description: string }
+    >;
   };
 }
 
 const JSON_CONTENT_TYPE = 'application/json';
 const SECURITY_SCHEME = 'bearerAuth';
+const SESSION_SCHEME = 'sessionCookie';
 
 /** Response headers, by their OpenAPI name. */
 const responseHeaders = {
@@ -340,7 +345,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         'Edit account configs with typed operations, publish them and run A/B tests. Every non-2xx response is application/problem+json (RFC 9457).',
     },
     servers: [{ url: options.serverUrl ?? API_BASE_PATH }],
-    security: [{ [SECURITY_SCHEME]: [] }],
+    // Either one: a key for scripts, the console's session cookie for people.
+    security: [{ [SECURITY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
@@ -359,6 +365,13 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           type: 'http',
           scheme: 'bearer',
           description: `An API key (${API_KEY_PREFIX}…) from the console's account settings`,
+        },
+        [SESSION_SCHEME]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '__Host-sid',
+          description:
+            "The console's session (sid over plain HTTP); a change made with it also sends X-Requested-With: console",
         },
       },
     },

@@ -25,6 +25,7 @@ import type { Sessions, StartedSession } from './sessions';
 import {
   invitationAccepted,
   invitationStatus,
+  organizationOfAccount,
   type PasswordRules,
   type SignInClient,
   type SignIns,
@@ -107,7 +108,7 @@ export class Invitations {
     client: SignInClient,
   ): Promise<StartedSession> {
     const invitation = await this.pending(token);
-    const organization = await this.organizationOf(invitation.account_id);
+    const organization = await organizationOfAccount(this.store, invitation.account_id);
     if (!organization.password_sign_in) {
       throw new Refused(
         'not_permitted',
@@ -174,7 +175,7 @@ export class Invitations {
         `The invitation is for ${invitation.email}, not ${person.email}`,
       );
     }
-    const organization = await this.organizationOf(invitation.account_id);
+    const organization = await organizationOfAccount(this.store, invitation.account_id);
     if (person.organization_id !== organization.id) {
       throw new Refused('not_permitted', 'The invitation is for another organization');
     }
@@ -216,15 +217,6 @@ export class Invitations {
     if (!invitation) throw notFound('The invitation');
     if (invitationStatus(invitation, this.clock()) !== 'pending') throw unusable();
     return invitation;
-  }
-
-  private async organizationOf(accountId: string) {
-    const account = await this.store.getAccount(accountId);
-    const organization = account?.organization_id
-      ? await this.store.getOrganization(account.organization_id)
-      : undefined;
-    if (!organization) throw new Error(`the account ${accountId} has no organization`);
-    return organization;
   }
 
   private toInvitation(record: InvitationRecord): Invitation {

@@ -128,7 +128,7 @@ export class SignIns {
     let organization: OrganizationRecord | undefined;
     if (start.invitationToken !== undefined) {
       const invitation = await this.pendingInvitation(start.invitationToken);
-      organization = await this.organizationOfAccount(invitation.account_id);
+      organization = await organizationOfAccount(this.store, invitation.account_id);
     } else if (start.organizationId !== undefined) {
       organization = await this.store.getOrganization(start.organizationId);
     } else if (start.email !== undefined) {
@@ -342,7 +342,7 @@ export class SignIns {
         `The invitation is for ${invitation.email}, not ${verifiedEmail}`,
       );
     }
-    const organization = await this.organizationOfAccount(invitation.account_id);
+    const organization = await organizationOfAccount(this.store, invitation.account_id);
     const bySubject = await this.store.findPersonBySubject(identity.issuer, identity.subject);
     if (bySubject && bySubject.organization_id !== organization.id) {
       throw new SignInRefused(
@@ -523,15 +523,6 @@ export class SignIns {
     );
   }
 
-  private async organizationOfAccount(accountId: string): Promise<OrganizationRecord> {
-    const account = await this.store.getAccount(accountId);
-    const organization = account?.organization_id
-      ? await this.store.getOrganization(account.organization_id)
-      : undefined;
-    if (!organization) throw new Error(`the account ${accountId} has no organization`);
-    return organization;
-  }
-
   private async auditFailure(
     person: PersonRecord | undefined,
     email: string,
@@ -547,6 +538,19 @@ export class SignIns {
       ip: client.ip,
     });
   }
+}
+
+/** The organization an account belongs to (every account has one). */
+export async function organizationOfAccount(
+  store: Store,
+  accountId: string,
+): Promise<OrganizationRecord> {
+  const account = await store.getAccount(accountId);
+  const organization = account?.organization_id
+    ? await store.getOrganization(account.organization_id)
+    : undefined;
+  if (!organization) throw new Error(`the account ${accountId} has no organization`);
+  return organization;
 }
 
 /** What an invitation's state is at `now`. */

@@ -103,7 +103,7 @@ export class SsoSignIns {
       reply.header('set-cookie', this.transactionCookie(this.seal.seal(kept), TRANSACTION_SECONDS));
       return authorizationUrl;
     } catch (error) {
-      return this.failurePage(error, returnTo);
+      return this.failurePage(request, error, returnTo);
     }
   }
 
@@ -139,7 +139,7 @@ export class SsoSignIns {
       });
       return { location: returnTo, started };
     } catch (error) {
-      return { location: this.failurePage(error, returnTo) };
+      return { location: this.failurePage(request, error, returnTo) };
     }
   }
 
@@ -163,12 +163,14 @@ export class SsoSignIns {
     }
   }
 
-  private failurePage(error: unknown, returnTo: string): string {
+  private failurePage(request: FastifyRequest, error: unknown, returnTo: string): string {
     let code: SignInError;
     if (error instanceof SignInRefused) code = error.code;
     else if (error instanceof RelyingPartyError) {
       code = error.kind === 'stale_request' ? 'stale_request' : 'idp_error';
     } else throw error;
+    // The person reads the code in words; the operator reads why here (never a secret).
+    request.log.warn({ signIn: code, reason: error.message }, 'SSO sign-in failed');
     const params = new URLSearchParams({ error: code });
     if (returnTo !== '/') params.set('return_to', returnTo);
     return `/sign-in?${params.toString()}`;

@@ -3,6 +3,7 @@ import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { TextMemo } from '../configs/stored-text';
 import { findPersonByEmail, insertOrganization, insertPerson } from '../people/people';
+import { MEMBERSHIP_COLUMNS } from '../people/rows';
 import type { AccountRecord, AuditRecord, PersonRecord, UserRecord } from '../records';
 import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
@@ -15,20 +16,11 @@ const ACCOUNT_COLUMNS = [
   'created_at',
   'organization_id',
 ];
-const USER_COLUMNS = [
-  'id',
-  'account_id',
-  'email',
-  'role',
-  'idp_user_id',
-  'created_at',
-  'person_id',
-];
 
 const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
 const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
-const INSERT_USER = insertInto('users', USER_COLUMNS);
+const INSERT_USER = insertInto('users', MEMBERSHIP_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
 const ORGANIZATION_OF_ACCOUNT = sql('SELECT organization_id FROM accounts WHERE id = ?');
 /** PostgreSQL: the account's row lock; SQLite's BEGIN IMMEDIATE already holds the file's. */
@@ -58,7 +50,7 @@ export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
     ...valuesOf({ ...input.account, organization_id: input.organization.id }, ACCOUNT_COLUMNS),
   );
   yield* insertPerson(input.ownerPerson);
-  yield* run(INSERT_USER, ...valuesOf(input.owner, USER_COLUMNS));
+  yield* run(INSERT_USER, ...valuesOf(input.owner, MEMBERSHIP_COLUMNS));
   yield* insertConfig(input.firstConfig, texts);
   yield* setLive(input.account.id, input.firstConfig.id);
   yield* addHistory(input.history, texts);
@@ -82,7 +74,7 @@ export function* createUser(
     personId = person.id;
   }
   const made = { ...user, person_id: personId };
-  yield* run(INSERT_USER, ...valuesOf(made, USER_COLUMNS));
+  yield* run(INSERT_USER, ...valuesOf(made, MEMBERSHIP_COLUMNS));
   yield* addAudit(audit);
   return made;
 }

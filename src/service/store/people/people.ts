@@ -26,7 +26,7 @@ import {
 import { keysetQuery, readPage, type KeysetQuery } from '../sql/keyset';
 import type { Page, PageRequest } from '../pages';
 import { endSessionsWhere } from '../sessions/sessions';
-import { toMembership, toOrganization, toPerson } from './rows';
+import { MEMBERSHIP_COLUMNS, toMembership, toOrganization, toPerson } from './rows';
 
 const ORGANIZATION_COLUMNS = ['id', 'name', 'created_at'];
 const PERSON_COLUMNS = [
@@ -39,15 +39,6 @@ const PERSON_COLUMNS = [
   'password_hash',
   'created_at',
   'last_sign_in_at',
-];
-const MEMBERSHIP_COLUMNS = [
-  'id',
-  'account_id',
-  'email',
-  'role',
-  'idp_user_id',
-  'created_at',
-  'person_id',
 ];
 
 const INSERT_ORGANIZATION = insertInto('organizations', ORGANIZATION_COLUMNS);

@@ -3,6 +3,17 @@ import type { Role } from '../../../contract/auth-status';
 import type { OrganizationRecord, PersonRecord, SsoConnection, UserRecord } from '../records';
 import type { Row } from '../sql/sql';
 
+/** A membership's columns (the `users` table), as written. */
+export const MEMBERSHIP_COLUMNS = [
+  'id',
+  'account_id',
+  'email',
+  'role',
+  'idp_user_id',
+  'created_at',
+  'person_id',
+];
+
 export function toOrganization(row: Row, prefix = ''): OrganizationRecord {
   const sso = row[`${prefix}sso`] as string | null;
   return {
