@@ -74,7 +74,7 @@ export function SignInPage() {
         </div>
       )}
       <section className="card" aria-labelledby={passwordTitle}>
-        <h2 id={passwordTitle}>With your work email</h2>
+        <h2 id={passwordTitle}>With your work account</h2>
         <PasswordSignIn
           onSignedIn={signedIn}
           onSso={(email) => window.location.assign(ssoSignInUrl({ email, returnTo }))}
