@@ -49,8 +49,8 @@ function newAccount(name: string): Organization {
   return { accountId: account.account_id, accountName, ownerKey: key.secret, suffix };
 }
 
-/** The owner invites `email`; returns the link's path on this console. */
-async function invite(baseURL: string, owner: Organization, email: string): Promise<string> {
+/** The owner invites `email`; returns the link (on the service's public origin). */
+async function invite(baseURL: string, owner: Organization, email: string): Promise<URL> {
   const answer = await fetch(`${baseURL}/api/v1/invitations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${owner.ownerKey}`, 'content-type': 'application/json' },
@@ -58,18 +58,18 @@ async function invite(baseURL: string, owner: Organization, email: string): Prom
   });
   expect(answer.status, await answer.clone().text()).toBe(201);
   const { link } = (await answer.json()) as { link: string };
-  return new URL(link).pathname;
+  return new URL(link);
 }
 
 /** Accepts an invitation with a password, as its page would, without a browser. */
-async function accept(baseURL: string, path: string): Promise<void> {
-  const answer = await fetch(`${baseURL}/api/v1${path}/accept`, {
+async function accept(baseURL: string, link: URL): Promise<void> {
+  const answer = await fetch(`${baseURL}/api/v1${link.pathname}/accept`, {
     method: 'POST',
     // Not a browser, but the service asks every sign-in to come from the console's origin.
     headers: {
       'content-type': 'application/json',
       'x-requested-with': 'console',
-      origin: new URL(baseURL).origin,
+      origin: link.origin,
     },
     body: JSON.stringify({ password: PASSWORD }),
   });
@@ -93,7 +93,7 @@ test('an invited person sets a password, signs out, and signs in with it to the 
 }) => {
   const owner = newAccount('Invitees');
   const email = `pat-${owner.suffix}@people.test`;
-  const link = await invite(String(baseURL), owner, email);
+  const link = (await invite(String(baseURL), owner, email)).pathname;
 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1, name: 'Invitation' })).toBeVisible();
