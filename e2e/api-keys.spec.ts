@@ -9,7 +9,7 @@ import {
   connectAs,
   createKeyWithCli,
   expect,
-  expectSentToSettings,
+  expectSentToSignIn,
   storedValues,
   test,
   whoAmI,
@@ -59,7 +59,7 @@ test("an admin sees the account's keys, never a secret, and no other account's",
   }
 });
 
-test('create a key, use its secret in another browser, revoke it, and that browser is sent to settings', async ({
+test('create a key, use its secret in another browser, revoke it, and that browser is asked to sign in again', async ({
   page,
   seed,
   newContext,
@@ -101,7 +101,8 @@ test('create a key, use its secret in another browser, revoke it, and that brows
   await expect(panel).toContainText(String(seed.keys.admin.status?.email));
   await expect(panel).toContainText('config:read');
   await expect(panel).not.toContainText('config:write');
-  await expect(panel).toContainText(/expires in 30 days/i);
+  // Exchanged for a session: the panel says so, and when that session ends.
+  await expect(panel).toContainText('with an API key · session ends');
   await expect(elsewhere.getByRole('table', { name: 'API keys' })).toHaveCount(0);
   await elsewhere
     .getByRole('navigation', { name: 'Main' })
@@ -126,23 +127,27 @@ test('create a key, use its secret in another browser, revoke it, and that brows
   await expect(page.getByRole('button', { name: `Revoke ${name}` })).toHaveCount(0);
   await expect(whoAmI(page)).toContainText(seed.keys.admin.name);
 
-  // The other browser's next request gets a 401: it is sent to settings with the reason.
+  // The other browser's session came from that key: its next request gets a 401, and it is
+  // asked to sign in again where it is.
   consoleErrors.allowFailedRequest(401, '/api/v1/');
-  await elsewhere.reload();
-  await expectSentToSettings(elsewhere, 'Your API key was revoked. Connect with another key.');
-  await expect(
-    elsewhere
-      .getByRole('alert')
-      .filter({ hasText: 'Your API key was revoked. Connect with another key.' }),
-  ).toBeVisible();
+  await elsewhere
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'A/B tests' })
+    .click();
+  const again = elsewhere.getByRole('dialog', { name: 'Your session ended — sign in again' });
+  await expect(again).toBeVisible();
+  await expect(again).toContainText('Your session was ended.');
   const stored = await storedValues(elsewhere);
   expect([...stored.local, ...stored.session].join('\n')).not.toContain(secret);
+  // Reloaded, the ended session says so on the sign-in page.
+  await elsewhere.reload();
+  await expectSentToSignIn(elsewhere, 'Your session was ended. Sign in again.');
 });
 
 test('revoking the key in use signs out', async ({ page, seed }) => {
   // A key of its own (the admin's), so that the test can be repeated.
   const inUse = createKeyWithCli(seed.keys.admin.userId, `Ada laptop ${Date.now().toString(36)}`);
-  await connect(page, inUse.secret, { remember: true });
+  await connect(page, inUse.secret);
   await expect(whoAmI(page)).toContainText(inUse.name);
   await expect(keyRow(page, inUse.name)).toBeVisible();
 
@@ -150,13 +155,12 @@ test('revoking the key in use signs out', async ({ page, seed }) => {
   const dialog = page.getByRole('dialog', { name: `Revoke ${inUse.name}?` });
   await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
 
-  await expect(whoAmI(page)).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeVisible();
+  await expectSentToSignIn(page, 'You revoked the API key you were using. Sign in again.');
   await expect(page.getByRole('table', { name: 'API keys' })).toHaveCount(0);
   const stored = await storedValues(page);
   expect([...stored.local, ...stored.session].join('\n')).not.toContain(inUse.secret);
 
-  await page.reload();
+  // Its session went with it.
   await page.goto('/configs');
-  await expectSentToSettings(page, 'Connect with an API key to continue.');
+  await expectSentToSignIn(page, 'Your session was ended. Sign in again.');
 });

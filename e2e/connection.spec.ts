@@ -1,6 +1,7 @@
 /**
- * Connecting with an API key (docs/console.md, "/settings"): a good key, bad ones,
- * remembered or not, and signing out.
+ * "Use an API key" on the sign-in page (docs/console.md, "Signing in"): a good key exchanged
+ * for a session, bad ones said in words, another origin's API with the key in memory, the
+ * session across reloads and tabs, and signing out.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -9,14 +10,13 @@ import {
   connect,
   connectAs,
   expect,
-  expectSentToSettings,
+  expectSentToSignIn,
+  keySignIn,
   mistyped,
   storedValues,
   test,
   whoAmI,
 } from './fixtures';
-
-const NOT_CONNECTED = 'Connect with an API key to continue.';
 
 interface RunningInstance {
   /** `http://127.0.0.1:port` */
@@ -73,25 +73,30 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-test('the console names the product and, without a key, asks for one', async ({ page }) => {
+test('the console names the product and, signed out, asks to sign in', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveTitle(/Provisioning Console/);
   await expect(page.getByRole('banner')).toContainText('Provisioning Console');
-  await expectSentToSettings(page, NOT_CONNECTED);
+  await expectSentToSignIn(page);
 
   await page.goto('/ab-tests');
-  await expectSentToSettings(page, NOT_CONNECTED);
+  await expectSentToSignIn(page);
+  expect(new URL(page.url()).searchParams.get('return_to')).toBe('/ab-tests');
 });
 
-test('connect with a good key and see who you are', async ({ page, seed }) => {
+test('sign in with a good key: exchanged for a session, the key kept nowhere', async ({
+  page,
+  context,
+  seed,
+}) => {
   const admin = seed.keys.admin;
-  await page.goto('/settings');
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: 'Connection' })).toBeVisible();
-  await expect(page.getByLabel('API base URL')).toHaveValue(
+  await page.goto('/sign-in?return_to=%2Fsettings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Use an API key' })).toBeVisible();
+  await expect(keySignIn(page).getByLabel('API base URL')).toHaveValue(
     new RegExp(`^(${escapeRegExp(seed.baseURL)})?/api/v1$`),
   );
-  await expect(page.getByLabel('Remember on this device')).not.toBeChecked();
+  await expect(page.getByLabel('Remember on this device')).toHaveCount(0);
 
   // The key is a password field that can be shown and hidden again.
   const keyField = apiKeyField(page);
@@ -103,12 +108,20 @@ test('connect with a good key and see who you are', async ({ page, seed }) => {
   await expect(keyField).toHaveAttribute('type', 'password');
 
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(page.getByText(`Connected as ${String(admin.status?.email)}`)).toBeVisible();
+  await expect(
+    page.getByText(`Signed in as ${String(admin.status?.email)}`, { exact: true }),
+  ).toBeVisible();
   await expect(whoAmI(page)).toContainText(String(admin.status?.email));
+  await expect(whoAmI(page)).toContainText('with an API key');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   expect(page.url()).not.toContain(admin.secret);
+  const stored = await storedValues(page);
+  expect([...stored.local, ...stored.session].join('\n')).not.toContain(admin.secret);
+  const cookies = await context.cookies();
+  expect(cookies.map((cookie) => cookie.name)).toEqual(['sid']);
+  expect(JSON.stringify(cookies)).not.toContain(admin.secret);
 
-  // The panel is there on every page while connected.
+  // The panel is there on every page while signed in.
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Configs' })
@@ -117,23 +130,23 @@ test('connect with a good key and see who you are', async ({ page, seed }) => {
   await expect(whoAmI(page)).toContainText(String(admin.status?.email));
 });
 
-test('connect from the keyboard alone', async ({ page, seed }) => {
-  await page.goto('/settings');
+test('sign in with a key from the keyboard alone', async ({ page, seed }) => {
+  await page.goto('/sign-in');
   await apiKeyField(page).focus();
   await page.keyboard.type(seed.keys.editor.secret);
   await page.keyboard.press('Enter');
   await expect(whoAmI(page)).toContainText(String(seed.keys.editor.status?.email));
 });
 
-test('a mistyped key fails in words, and nothing is stored', async ({
+test('a mistyped key fails in words, and nothing is kept', async ({
   page,
   seed,
   consoleErrors,
 }) => {
-  consoleErrors.allowFailedRequest(401, '/api/v1/auth/status');
+  consoleErrors.allowFailedRequest(401, '/api/v1/auth/key-session');
   const typo = mistyped(seed.keys.admin.secret);
 
-  await connect(page, typo, { remember: true });
+  await connect(page, typo);
   await expect(
     page.getByRole('alert').filter({ hasText: 'That API key is not valid.' }),
   ).toBeVisible();
@@ -143,15 +156,11 @@ test('a mistyped key fails in words, and nothing is stored', async ({
 
   await page.reload();
   await page.goto('/configs');
-  await expectSentToSettings(page, NOT_CONNECTED);
+  await expectSentToSignIn(page);
 });
 
-test('a revoked key fails in words, and nothing is stored', async ({
-  page,
-  seed,
-  consoleErrors,
-}) => {
-  consoleErrors.allowFailedRequest(401, '/api/v1/auth/status');
+test('a revoked key fails in words, and nothing is kept', async ({ page, seed, consoleErrors }) => {
+  consoleErrors.allowFailedRequest(401, '/api/v1/auth/key-session');
   const revoked = seed.keys.revoked;
 
   await connect(page, revoked.secret);
@@ -161,10 +170,6 @@ test('a revoked key fails in words, and nothing is stored', async ({
   await expect(whoAmI(page)).toHaveCount(0);
   const stored = await storedValues(page);
   expect([...stored.local, ...stored.session].join('\n')).not.toContain(revoked.secret);
-
-  await page.reload();
-  await page.goto('/configs');
-  await expectSentToSettings(page, NOT_CONNECTED);
 });
 
 test('another origin is refused beside the field, before trying, in plain words', async ({
@@ -176,7 +181,7 @@ test('another origin is refused beside the field, before trying, in plain words'
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
 
-  await page.goto('/settings');
+  await page.goto('/sign-in');
   const field = page.getByLabel('API base URL');
   await expect(field).toHaveAccessibleDescription(
     `Only this origin can be used: ${new URL(seed.baseURL).origin}.`,
@@ -191,8 +196,6 @@ test('another origin is refused beside the field, before trying, in plain words'
   await expect(page.getByText(/could not be reached/)).toHaveCount(0);
   expect(requests.filter((url) => url.startsWith('http://127.0.0.1:9/'))).toEqual([]);
   await expect(whoAmI(page)).toHaveCount(0);
-  const stored = await storedValues(page);
-  expect([...stored.local, ...stored.session].join('\n')).not.toContain(seed.keys.admin.secret);
 });
 
 test.describe('with CORS_ORIGINS naming another loopback origin', () => {
@@ -217,15 +220,21 @@ test.describe('with CORS_ORIGINS naming another loopback origin', () => {
   }) => {
     const [consoleOrigin, apiOrigin] = instances.map((instance) => instance.origin);
     const admin = seed.keys.admin;
-    await page.goto(`${String(consoleOrigin)}/settings`);
+    await page.goto(`${String(consoleOrigin)}/sign-in?return_to=%2Fsettings`);
     const field = page.getByLabel('API base URL');
     await expect(field).toHaveAccessibleDescription(
       `Only these origins can be used: ${String(consoleOrigin)}, ${String(apiOrigin)}.`,
     );
     await field.fill(`${String(apiOrigin)}/api/v1`);
     await connect(page, admin.secret);
-    await expect(page.getByText(`Connected as ${String(admin.status?.email)}`)).toBeVisible();
+    await expect(
+      page.getByText(`Signed in as ${String(admin.status?.email)}`, { exact: true }),
+    ).toBeVisible();
+    // Another origin's cookie could not work here: the key is held in memory for this tab.
     await expect(page.getByText(`To ${String(apiOrigin)}/api/v1.`)).toBeVisible();
+    await expect(page.getByText(/held in memory/)).toBeVisible();
+    const stored = await storedValues(page);
+    expect([...stored.local, ...stored.session].join('\n')).not.toContain(admin.secret);
     await expect(whoAmI(page)).toContainText(String(admin.status?.email));
 
     await page
@@ -236,76 +245,45 @@ test.describe('with CORS_ORIGINS naming another loopback origin', () => {
   });
 });
 
-test('not remembered: the key lives in this tab only, and survives its reload', async ({
+test('the session holds across reloads and the tabs of this browser, not in another browser', async ({
   page,
   context,
   seed,
   newContext,
 }) => {
   const viewer = seed.keys.viewer;
-  await connectAs(page, viewer, { remember: false });
-  const stored = await storedValues(page);
-  expect(stored.session.join('\n')).toContain(viewer.secret);
-  expect(stored.local.join('\n')).not.toContain(viewer.secret);
-
+  await connectAs(page, viewer);
   await page.reload();
   await expect(whoAmI(page)).toContainText(String(viewer.status?.email));
 
-  // Another tab of the same browser does not have it...
   const otherTab = await context.newPage();
   await otherTab.goto('/configs');
-  await expectSentToSettings(otherTab, NOT_CONNECTED);
+  await expect(otherTab).toHaveURL((url) => url.pathname === '/configs');
+  await expect(whoAmI(otherTab)).toContainText(String(viewer.status?.email));
 
-  // ...nor another browser, and once the tab is closed it is gone.
-  await page.close();
   const elsewhere = await (await newContext()).newPage();
   await elsewhere.goto('/configs');
-  await expectSentToSettings(elsewhere, NOT_CONNECTED);
-  await otherTab.reload();
-  await expectSentToSettings(otherTab, NOT_CONNECTED);
+  await expectSentToSignIn(elsewhere);
 });
 
-test('remembered: the key stays on this device across reloads and tabs', async ({
+test('sign out ends the session on the server: its cookie, replayed, is refused', async ({
   page,
   context,
   seed,
-  newContext,
 }) => {
-  const viewer = seed.keys.viewer;
-  await connectAs(page, viewer, { remember: true });
-  const stored = await storedValues(page);
-  expect(stored.local.join('\n')).toContain(viewer.secret);
-
-  await page.reload();
-  await expect(whoAmI(page)).toContainText(String(viewer.status?.email));
-
-  await page.close();
-  const newTab = await context.newPage();
-  await newTab.goto('/configs');
-  await expect(newTab).toHaveURL((url) => url.pathname === '/configs');
-  await expect(whoAmI(newTab)).toContainText(String(viewer.status?.email));
-
-  // Another device (browser context) knows nothing of it.
-  const elsewhere = await (await newContext()).newPage();
-  await elsewhere.goto('/configs');
-  await expectSentToSettings(elsewhere, NOT_CONNECTED);
-});
-
-test('sign out forgets the key', async ({ page, context, seed }) => {
   const admin = seed.keys.admin;
-  await connectAs(page, admin, { remember: true });
+  await connectAs(page, admin);
+  const session = (await context.cookies()).filter((cookie) => cookie.name === 'sid');
+  expect(session).toHaveLength(1);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(whoAmI(page)).toHaveCount(0);
-  await expect(page.getByText(`Connected as ${String(admin.status?.email)}`)).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeVisible();
-  const stored = await storedValues(page);
-  expect([...stored.local, ...stored.session].join('\n')).not.toContain(admin.secret);
+  await expectSentToSignIn(page, 'You are signed out.');
 
-  await page.reload();
+  // The same cookie put back, as a thief who copied it would: the service refuses it.
+  await context.addCookies(session);
   await page.goto('/configs');
-  await expectSentToSettings(page, NOT_CONNECTED);
+  await expectSentToSignIn(page);
   const newTab = await context.newPage();
-  await newTab.goto('/configs');
-  await expectSentToSettings(newTab, NOT_CONNECTED);
+  await newTab.goto('/settings');
+  await expectSentToSignIn(newTab);
 });

@@ -1,7 +1,7 @@
 /**
  * What every journey shares: the seeded accounts and keys, a guard that fails a test on any
- * browser console error or page error, a way to connect as a person would, an axe-core
- * check, and screenshots kept as artifacts.
+ * browser console error or page error, a way to sign in with a key as a person would, an
+ * axe-core check, and screenshots kept as artifacts.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import {
@@ -35,6 +35,9 @@ export class ConsoleErrors {
    */
   async watch(context: BrowserContext): Promise<void> {
     await context.addInitScript(REPORT_CSP_VIOLATIONS);
+    // A signed-out console learns that it is signed out by asking who it is: that 401 is how
+    // every visit without a session starts, not an error.
+    this.allowFailedRequest(401, '/api/v1/auth/status');
     context.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();
@@ -122,36 +125,39 @@ export function apiKeyField(page: Page): Locator {
   return page.getByLabel('API key', { exact: true });
 }
 
-/**
- * Connects on the settings page as a person would: type the key, tick (or not) "Remember on
- * this device", press Connect. The caller asserts what happens next.
- */
-export async function connect(
-  page: Page,
-  key: string,
-  { remember = false }: { remember?: boolean } = {},
-): Promise<void> {
-  if (!page.url().includes('/settings')) await page.goto('/settings');
-  await apiKeyField(page).fill(key);
-  await page.getByLabel('Remember on this device').setChecked(remember);
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+/** The sign-in page's "Use an API key" section. */
+export function keySignIn(page: Page): Locator {
+  return page.getByRole('region', { name: 'Use an API key' });
 }
 
-/** Connects and waits until the whoami panel shows the key's owner. */
+/**
+ * Signs in with a key on the sign-in page as a person would ("Use an API key": on this
+ * origin the key is exchanged for a session): type the key, press Connect. It leads to the
+ * settings, unless the page was sent to sign in from elsewhere. The caller asserts what
+ * follows.
+ */
+export async function connect(page: Page, key: string): Promise<void> {
+  if (page.url() === 'about:blank' || new URL(page.url()).pathname !== '/sign-in') {
+    await page.goto('/sign-in?return_to=%2Fsettings');
+  }
+  await keySignIn(page).getByLabel('API key', { exact: true }).fill(key);
+  await keySignIn(page).getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+/** Signs in with a key and waits until the whoami panel shows the key's owner. */
 export async function connectAs(
   page: Page,
   key: { secret: string; status: Record<string, unknown> | null },
-  options: { remember?: boolean } = {},
 ): Promise<void> {
-  await connect(page, key.secret, options);
+  await connect(page, key.secret);
   await expect(whoAmI(page)).toContainText(String(key.status?.email));
 }
 
-/** Where the app sends a person who has no (valid) key. */
-export async function expectSentToSettings(page: Page, reason: string | RegExp): Promise<void> {
-  await expect(page).toHaveURL((url) => url.pathname === '/settings');
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page.getByText(reason)).toBeVisible();
+/** Where the app sends a person who is not signed in (any more), saying why when it says. */
+export async function expectSentToSignIn(page: Page, reason?: string | RegExp): Promise<void> {
+  await expect(page).toHaveURL((url) => url.pathname === '/sign-in');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  if (reason !== undefined) await expect(page.getByText(reason)).toBeVisible();
   await expect(whoAmI(page)).toHaveCount(0);
 }
 
@@ -226,9 +232,4 @@ export function createKeyWithCli(userId: string, name: string): CreatedKey {
 export function mistyped(secret: string): string {
   const last = secret.at(-1) === 'a' ? 'b' : 'a';
   return `${secret.slice(0, -1)}${last}`;
-}
-
-/** "2026-11-25 10:00 UTC", as the whoami panel writes an absolute expiry. */
-export function absoluteUtc(iso: string): string {
-  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -17,13 +17,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} theme`, () => {
     test.use({ colorScheme });
 
-    test('the settings page without a key is accessible', async ({ page }) => {
+    test('the sign-in page, where a signed-out visit lands, is accessible', async ({ page }) => {
       await page.goto('/settings');
-      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
       await expect(page.getByRole('banner')).toContainText('Provisioning Console');
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       await expectNoAxeViolations(page);
-      await saveScreenshot(page, `settings-not-connected-${colorScheme}`);
+      await saveScreenshot(page, `sign-in-${colorScheme}`);
     });
 
     test('each page, connected, has its URL, one h1, the panel, and no axe violations', async ({

@@ -1,9 +1,9 @@
 /**
  * The console under the service's Content-Security-Policy, and where a key is kept
- * (docs/reliability.md; docs/console.md, "/settings"). Every
- * journey fails on a CSP violation (fixtures.ts listens for them); these tests prove the
- * listener works, that the policy is the one the console runs under, and that a key is in
- * localStorage only when "remember" was chosen and nowhere after signing out.
+ * (docs/reliability.md; docs/console.md, "Signing in"). Every journey fails on a CSP
+ * violation (fixtures.ts listens for them); these tests prove the listener works, that the
+ * policy is the one the console runs under, and that a key used to sign in is kept nowhere:
+ * the browser holds only an HttpOnly session cookie.
  */
 import type { Page } from '@playwright/test';
 import { currentEditorState } from './editor';
@@ -60,34 +60,34 @@ async function walkTheConsole(page: Page, check: () => Promise<void>): Promise<s
   return created;
 }
 
-for (const remember of [false, true]) {
-  test(`${remember ? 'remembered' : 'not remembered'}: the key is ${remember ? 'in localStorage' : 'never in localStorage'}, and nowhere after sign-out`, async ({
-    page,
-    seed,
-  }) => {
-    const admin = seed.keys.admin;
-    await page.goto('/settings');
-    await connectAs(page, admin, { remember });
-    const local = () => page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+test('a key used to sign in is kept nowhere; the session cookie is HttpOnly, and gone in effect after sign-out', async ({
+  page,
+  seed,
+  context,
+}) => {
+  const admin = seed.keys.admin;
+  await page.goto('/settings');
+  await connectAs(page, admin);
 
-    const created = await walkTheConsole(page, async () => {
-      expect((await local()).includes(admin.secret)).toBe(remember);
-      // No secret other than the connection's own is kept anywhere (a new key is shown once).
-      expect(await everythingStored(page)).not.toMatch(
-        new RegExp(`sk_(?!${admin.secret.slice(3)})[0-9A-Za-z]{40}`),
-      );
-    });
-    expect(await everythingStored(page)).not.toContain(created);
-
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(whoAmI(page)).toHaveCount(0);
-    const stored = await everythingStored(page);
-    expect(stored).not.toContain(admin.secret);
-    expect(stored).not.toMatch(/sk_[0-9A-Za-z]{10,}/);
-    // Nor on the page itself: the form is empty, the new key's box is gone.
-    expect(await page.content()).not.toContain(admin.secret);
-    expect(await page.content()).not.toContain(created);
-    await page.reload();
+  const created = await walkTheConsole(page, async () => {
+    // No secret is kept anywhere, neither the key signed in with nor a new one.
     expect(await everythingStored(page)).not.toMatch(/sk_[0-9A-Za-z]{10,}/);
   });
-}
+  expect(await everythingStored(page)).not.toContain(created);
+  const cookies = await context.cookies();
+  expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.sameSite])).toEqual([
+    ['sid', true, 'Strict'],
+  ]);
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(whoAmI(page)).toHaveCount(0);
+  const stored = await everythingStored(page);
+  expect(stored).not.toContain(admin.secret);
+  expect(stored).not.toMatch(/sk_[0-9A-Za-z]{10,}/);
+  // Nor on the page itself: the form is empty, the new key's box is gone.
+  expect(await page.content()).not.toContain(admin.secret);
+  expect(await page.content()).not.toContain(created);
+  await page.reload();
+  expect(await everythingStored(page)).not.toMatch(/sk_[0-9A-Za-z]{10,}/);
+});

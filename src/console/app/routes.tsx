@@ -1,4 +1,4 @@
-/** One URL per page. Pages that need a key sit under RequireConnection. */
+/** One URL per page. Pages for a signed-in person sit under RequireConnection. */
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Spinner } from '../components/spinner';
@@ -35,6 +35,32 @@ const configsPage = lazyPage(
 const settingsPage = lazyPage(
   async () => (await import('../features/settings/settings-page')).SettingsPage,
   'Loading the settings…',
+);
+const settingsLoading = 'Loading the settings…';
+const membersPage = lazyPage(
+  async () => (await import('../features/settings/members-page')).MembersPage,
+  settingsLoading,
+);
+const signInSettingsPage = lazyPage(
+  async () => (await import('../features/settings/sign-in-settings-page')).SignInSettingsPage,
+  settingsLoading,
+);
+const sessionsPage = lazyPage(
+  async () => (await import('../features/settings/sessions-page')).SessionsPage,
+  settingsLoading,
+);
+const signInLoading = 'Loading the sign-in page…';
+const signInPage = lazyPage(
+  async () => (await import('../features/sign-in/sign-in-page')).SignInPage,
+  signInLoading,
+);
+const signedInPage = lazyPage(
+  async () => (await import('../features/sign-in/signed-in-page')).SignedInPage,
+  signInLoading,
+);
+const invitationPage = lazyPage(
+  async () => (await import('../features/sign-in/invitation-page')).InvitationPage,
+  'Loading the invitation…',
 );
 const editorPage = lazyPage(
   async () => (await import('../features/configs/config-page')).ConfigPage,
@@ -79,10 +105,16 @@ export const routes: RouteObject[] = [
       {
         children: [
           { index: true, element: <Navigate to="/configs" replace /> },
-          { path: 'settings', element: settingsPage },
+          { path: 'sign-in', element: signInPage },
+          { path: 'signed-in', element: signedInPage },
+          { path: 'invitations/:token', element: invitationPage },
           {
             element: <RequireConnection />,
             children: [
+              { path: 'settings', element: settingsPage },
+              { path: 'settings/members', element: membersPage },
+              { path: 'settings/sign-in', element: signInSettingsPage },
+              { path: 'settings/sessions', element: sessionsPage },
               { path: 'configs', element: configsPage },
               { path: 'configs/:id', element: editorPage },
               { path: 'configs/:id/history', element: historyPage },

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiKey } from '../../contract/api-keys';
 import { problemOf } from '../../contract/problem';
 import {
@@ -63,13 +63,67 @@ const apiKey: ApiKey = {
 
 describe('the API client', () => {
   it('sends the key as a bearer token to the base URL and parses the response', async () => {
-    connectForTest();
+    connectForTest({ key: true });
     const seen = authStatus(() => ({ status: 200, body: status }));
     await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/status`);
     expect(seen[0]?.method).toBe('GET');
     expect(seen[0]?.headers.get('Authorization')).toBe(`Bearer ${TEST_KEY}`);
+  });
+
+  it('in a session sends the console header and the cookie, never a key', async () => {
+    connectForTest();
+    const seen = authStatus(() => ({ status: 200, body: status }));
+    await apiRequest('getAuthStatus');
+    expect(seen[0]?.headers.get('Authorization')).toBeNull();
+    expect(seen[0]?.headers.get('X-Requested-With')).toBe('console');
+    expect(seen[0]?.credentials).toBe('same-origin');
+  });
+
+  it('a 401 in a working session holds the request until the same person is back, then sends it again', async () => {
+    connectForTest({ person: 'usr_1' });
+    let calls = 0;
+    server.use(
+      handle('listApiKeys', () =>
+        ++calls === 1
+          ? { problem: problemOf('session_expired', 'The session has expired') }
+          : { status: 200, body: [apiKey] },
+      ),
+    );
+    const pending = apiRequest('listApiKeys');
+    await vi.waitFor(() => expect(connectionStore.getSnapshot().interrupted).toBe('expired'));
+    // Nothing is signed out: the page stays as it is while the person signs in again.
+    expect(connectionStore.getSnapshot().connection).not.toBeNull();
+    connectionStore.signIn({ baseUrl: TEST_BASE_URL, apiKey: null }, 'usr_1');
+    await expect(pending).resolves.toEqual([apiKey]);
+    expect(calls).toBe(2);
+  });
+
+  it('a request made while the session is interrupted waits without asking the server', async () => {
+    connectForTest({ person: 'usr_1' });
+    connectionStore.interrupt('revoked');
+    const seen = authStatus(() => ({ status: 200, body: status }));
+    const pending = apiRequest('getAuthStatus');
+    await Promise.resolve();
+    expect(seen).toHaveLength(0);
+    connectionStore.signIn({ baseUrl: TEST_BASE_URL, apiKey: null }, 'usr_1');
+    await expect(pending).resolves.toEqual(status);
+  });
+
+  it('a public endpoint needs no connection: signing in goes to this origin', async () => {
+    connectionStore.signOut();
+    const seen: Request[] = [];
+    server.use(
+      handle('getSignInOptions', ({ request }) => {
+        seen.push(request);
+        return { status: 200, body: { password: true, sso: false } };
+      }),
+    );
+    await expect(
+      apiRequest('getSignInOptions', { query: { email: 'ana@example.com' } }),
+    ).resolves.toEqual({ password: true, sso: false });
+    expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/options?email=ana%40example.com`);
   });
 
   it('lets the browser keep and revalidate what the server answers 304 to, and nothing else', async () => {
@@ -180,12 +234,12 @@ describe('the API client', () => {
     ['api_key_expired', 'expired'],
     ['api_key_invalid', 'invalid'],
   ] as const)('a 401 %s clears the connection with the reason %s', async (code, failure) => {
-    connectForTest(true);
+    connectForTest({ key: true });
     server.use(handle('listApiKeys', () => unauthorized(code)));
     const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
-    expect(connectionStore.getSnapshot()).toEqual({
+    expect(connectionStore.getSnapshot()).toMatchObject({
       connection: null,
       signOutReason: { kind: 'unauthorized', failure },
     });
@@ -194,7 +248,7 @@ describe('the API client', () => {
   });
 
   it('takes the reason of a 401 from its code, whatever the words say', async () => {
-    connectForTest();
+    connectForTest({ key: true });
     authStatus(() => unauthorized('api_key_invalid', 'The API key was revoked or expired'));
     const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
     expect((error as ApiProblem).authFailure).toBe('invalid');
@@ -206,7 +260,7 @@ describe('the API client', () => {
   });
 
   it('signs out as an invalid key on a 401 that is not a problem body', async () => {
-    connectForTest();
+    connectForTest({ key: true });
     offContract(
       '/auth/status',
       () =>
@@ -225,7 +279,7 @@ describe('the API client', () => {
   });
 
   it('leaves the stored connection alone when a key being checked gets a 401', async () => {
-    connectForTest();
+    connectForTest({ key: true });
     authStatus(() => unauthorized('api_key_invalid'));
     await expect(
       apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),

@@ -1,10 +1,13 @@
 /**
- * The one API client. Base URL and key come from the connection; every success is parsed
- * with the contract's schema for the endpoint, every failure becomes a typed error:
- * `ApiProblem` (the server answered with a problem), `NetworkError` (no answer),
- * `ResponseParseError` (an answer that is not what the contract says).
- * A 401 on the stored connection signs out with the reason its problem code gives; the router
- * then sends the person to the settings. The key is only ever sent in the Authorization header.
+ * The one API client. The base URL comes from the connection, and so does how it proves who
+ * it is: the session cookie (with the console's request header, a CSRF defence) or a key
+ * held in memory, sent only in the Authorization header. Every success is parsed with the
+ * contract's schema for the endpoint, every failure becomes a typed error: `ApiProblem`
+ * (the server answered with a problem), `NetworkError` (no answer), `ResponseParseError`
+ * (an answer that is not what the contract says).
+ * A 401 in a session that was working does not fail the request: it waits while the person
+ * signs in again in place, then is sent again. Any other 401 signs out; the router then
+ * sends the person to the sign-in page.
  */
 import { z } from '../../contract/zod';
 import {
@@ -27,7 +30,14 @@ import {
   type UnauthenticatedCode,
 } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
-import { connectionStore, type AuthFailure, type Connection } from './connection';
+import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
+import {
+  connectionStore,
+  defaultBaseUrl,
+  SignedOutError,
+  type AuthFailure,
+  type Connection,
+} from './connection';
 
 export class ApiProblem extends Error {
   override readonly name = 'ApiProblem';
@@ -106,7 +116,7 @@ export class ResponseParseError extends Error {
 export class NotConnectedError extends Error {
   override readonly name = 'NotConnectedError';
   constructor() {
-    super('Not connected: connect with an API key first.');
+    super('Not signed in: sign in first.');
   }
 }
 
@@ -136,10 +146,10 @@ export interface RequestOptions<N extends EndpointName> {
   readonly headers?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   /**
-   * Use this connection instead of the stored one (checking a key before storing it).
-   * A 401 then only throws: the stored connection is left alone.
+   * Use this connection instead of the stored one (checking a key, or a session just
+   * renewed). A 401 then only throws: the stored connection is left alone.
    */
-  readonly connection?: Pick<Connection, 'baseUrl' | 'apiKey'>;
+  readonly connection?: Connection;
 }
 
 export interface ApiResponse<T> {
@@ -209,58 +219,121 @@ async function problemOf(name: EndpointName, response: Response): Promise<ApiPro
   );
 }
 
-/** Calls an endpoint of the contract and returns its parsed body with status and headers. */
-export async function callApi<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
-  const endpoint: Endpoint = contract[name];
-  const connection = options.connection ?? connectionStore.getSnapshot().connection;
-  if (!connection) throw new NotConnectedError();
-
+/** The request as fetch takes it; the key, if any, only in the Authorization header. */
+function requestInit(
+  endpoint: Endpoint,
+  connection: Connection,
+  options: RequestOptions<EndpointName>,
+): RequestInit {
   const headers = new Headers({ Accept: 'application/json, application/problem+json' });
-  if (endpoint.auth === 'signed_in') headers.set('Authorization', `Bearer ${connection.apiKey}`);
+  if (connection.apiKey !== null) {
+    if (endpoint.auth === 'signed_in') headers.set('Authorization', `Bearer ${connection.apiKey}`);
+  } else {
+    // The session cookie's requests say they come from the console (CSRF). A Bearer request
+    // needs no such proof, and another origin's CORS would have to allow the header.
+    headers.set(CONSOLE_REQUEST_HEADER.name, CONSOLE_REQUEST_HEADER.value);
+  }
   let body: string | undefined;
   if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(options.body);
   }
   for (const [header, value] of Object.entries(options.headers ?? {})) headers.set(header, value);
+  return {
+    method: endpoint.method,
+    headers,
+    body,
+    signal: options.signal,
+    // The session cookie goes to this origin only, and is kept from its answers.
+    credentials: 'same-origin',
+    // What the server answers 304 to is kept by the browser and revalidated (it sends
+    // If-None-Match and turns a 304 into the kept 200); the rest is never stored.
+    cache: 304 in endpoint.responses ? 'no-cache' : 'no-store',
+  };
+}
 
-  let response: Response;
-  try {
-    response = await fetch(
-      urlOf(connection.baseUrl, endpoint, options.params ?? {}, options.query ?? {}),
-      {
-        method: endpoint.method,
-        headers,
-        body,
-        signal: options.signal,
-        credentials: 'omit',
-        // What the server answers 304 to is kept by the browser and revalidated (it sends
-        // If-None-Match and turns a 304 into the kept 200); the rest is never stored.
-        cache: 304 in endpoint.responses ? 'no-cache' : 'no-store',
-      },
-    );
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw new NetworkError(connection.baseUrl, { cause: error });
+/**
+ * What a 401 means for the stored connection: `wait` while the person signs in again (a
+ * session that was working ended), or sign out (a key that failed, or no session at all).
+ */
+function onUnauthorized(problem: ApiProblem, connection: Connection): 'wait' | 'throw' {
+  const state = connectionStore.getSnapshot();
+  // Only the stored connection is judged, and only if it is still the one that failed.
+  if (state.connection !== connection) return state.interrupted === null ? 'throw' : 'wait';
+  const failure = problem.authFailure ?? 'invalid';
+  if (state.confirmed && connection.apiKey === null) {
+    connectionStore.interrupt(failure);
+    return 'wait';
   }
+  const sessionEnded = problem.code === 'session_expired' || problem.code === 'session_revoked';
+  // Never signed in on this page: only a session that had ended is worth a word.
+  connectionStore.signOut(
+    state.confirmed
+      ? { kind: 'unauthorized', failure }
+      : sessionEnded
+        ? { kind: 'session-ended', failure }
+        : undefined,
+  );
+  return 'throw';
+}
 
-  if (!response.ok) {
-    const problem = await problemOf(name, response);
-    const stored = connectionStore.getSnapshot().connection;
-    // Only the stored key is dropped, and only if it is still the one that failed.
+/** Calls an endpoint of the contract and returns its parsed body with status and headers. */
+export async function callApi<N extends EndpointName>(
+  name: N,
+  options: RequestOptions<N> = {},
+): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
+  const endpoint: Endpoint = contract[name];
+  for (;;) {
+    const stored = connectionStore.getSnapshot();
+    // A public endpoint (signing in) needs no connection: this origin's API, or the one chosen.
+    const connection =
+      options.connection ??
+      stored.connection ??
+      (endpoint.auth === 'public' ? { baseUrl: defaultBaseUrl(), apiKey: null } : null);
+    if (!connection) throw new NotConnectedError();
     if (
-      problem.status === 401 &&
+      stored.interrupted !== null &&
       options.connection === undefined &&
-      stored?.apiKey === connection.apiKey
+      endpoint.auth !== 'public'
     ) {
-      connectionStore.signOut({ kind: 'unauthorized', failure: problem.authFailure ?? 'invalid' });
+      // The session already ended: wait for the person rather than collect another 401.
+      await connectionStore.whenResumed(options.signal);
+      continue;
     }
-    throw problem;
-  }
 
+    let response: Response;
+    try {
+      response = await fetch(
+        urlOf(connection.baseUrl, endpoint, options.params ?? {}, options.query ?? {}),
+        requestInit(endpoint, connection, options as RequestOptions<EndpointName>),
+      );
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new NetworkError(connection.baseUrl, { cause: error });
+    }
+
+    if (!response.ok) {
+      const problem = await problemOf(name, response);
+      if (
+        problem.status === 401 &&
+        endpoint.auth === 'signed_in' &&
+        options.connection === undefined &&
+        onUnauthorized(problem, connection) === 'wait'
+      ) {
+        await connectionStore.whenResumed(options.signal);
+        continue;
+      }
+      throw problem;
+    }
+    return readSuccess(name, endpoint, response);
+  }
+}
+
+async function readSuccess<N extends EndpointName>(
+  name: N,
+  endpoint: Endpoint,
+  response: Response,
+): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
   const schema = successSchemaOf(endpoint, response.status);
   if (schema === null) {
     return {
@@ -322,6 +395,7 @@ export function describeError(error: unknown): string {
   if (error instanceof ResponseParseError) {
     return 'The server sent an answer the console does not understand.';
   }
-  if (error instanceof NotConnectedError) return 'Connect with an API key to continue.';
+  if (error instanceof NotConnectedError) return 'Sign in to continue.';
+  if (error instanceof SignedOutError) return 'You signed out before it could be done.';
   return 'Something went wrong.';
 }

@@ -5,13 +5,13 @@ import {
   CONNECTION_STORAGE_KEY,
   createConnectionStore,
   normalizeBaseUrl,
+  SignedOutError,
 } from './connection';
 
 function memoryStorage() {
   const items = new Map<string, string>();
   return {
     items,
-    getItem: (key: string) => items.get(key) ?? null,
     setItem: (key: string, value: string) => void items.set(key, value),
     removeItem: (key: string) => void items.delete(key),
   };
@@ -21,59 +21,84 @@ function storages() {
   return { session: memoryStorage(), local: memoryStorage() };
 }
 
-const candidate = { baseUrl: 'https://example.com/api/v1/', apiKey: 'sk_abc' };
+const session = { baseUrl: 'https://example.com/api/v1/', apiKey: null };
 
 describe('the connection store', () => {
-  it('keeps the key in sessionStorage when not remembered', () => {
-    const { session, local } = storages();
-    const store = createConnectionStore({ session, local });
-    store.connect(candidate, false);
-    expect(session.items.has(CONNECTION_STORAGE_KEY)).toBe(true);
-    expect(local.items.size).toBe(0);
+  it('deletes a key an earlier version left in either storage, on start', () => {
+    const stored = storages();
+    const old = JSON.stringify({ baseUrl: 'https://example.com/api/v1', apiKey: 'sk_old' });
+    stored.session.setItem(CONNECTION_STORAGE_KEY, old);
+    stored.local.setItem(CONNECTION_STORAGE_KEY, old);
+    stored.local.setItem('other-setting', 'kept');
+    const store = createConnectionStore(stored);
+    expect(stored.session.items.size).toBe(0);
+    expect([...stored.local.items.keys()]).toEqual(['other-setting']);
+    expect(store.getSnapshot().connection).toBeNull();
+  });
+
+  it('keeps nothing in storage when signing in, with a key or a session', () => {
+    const stored = storages();
+    const store = createConnectionStore(stored);
+    store.signIn({ baseUrl: 'https://other.example/api/v1', apiKey: 'sk_abc' }, 'usr_1');
+    expect(store.getSnapshot()).toMatchObject({
+      connection: { baseUrl: 'https://other.example/api/v1', apiKey: 'sk_abc' },
+      confirmed: true,
+      person: 'usr_1',
+    });
+    store.signIn(session, 'usr_1');
     expect(store.getSnapshot().connection).toEqual({
       baseUrl: 'https://example.com/api/v1',
-      apiKey: 'sk_abc',
-      remembered: false,
+      apiKey: null,
     });
+    expect(stored.session.items.size + stored.local.items.size).toBe(0);
   });
 
-  it('keeps the key in localStorage when remembered, and only there', () => {
-    const { session, local } = storages();
-    const store = createConnectionStore({ session, local });
-    store.connect(candidate, false);
-    store.connect(candidate, true);
-    expect(local.items.has(CONNECTION_STORAGE_KEY)).toBe(true);
-    expect(session.items.size).toBe(0);
-    expect(store.getSnapshot().connection?.remembered).toBe(true);
+  it('survives storage that throws', () => {
+    const throwing = {
+      removeItem: () => {
+        throw new Error('denied');
+      },
+    };
+    const store = createConnectionStore({ session: throwing, local: throwing });
+    store.signIn(session, null);
+    expect(store.getSnapshot().connection?.apiKey).toBeNull();
   });
 
-  it('reads a stored connection back on start (a reload), session first', () => {
-    const { session, local } = storages();
-    createConnectionStore({ session, local }).connect(candidate, true);
-    const reloaded = createConnectionStore({ session, local });
-    expect(reloaded.getSnapshot().connection).toEqual({
-      baseUrl: 'https://example.com/api/v1',
-      apiKey: 'sk_abc',
-      remembered: true,
-    });
-    session.setItem(
-      CONNECTION_STORAGE_KEY,
-      JSON.stringify({ baseUrl: 'https://other.example/api/v1', apiKey: 'sk_tab' }),
-    );
-    expect(createConnectionStore({ session, local }).getSnapshot().connection?.apiKey).toBe(
-      'sk_tab',
-    );
+  it('starts unconfirmed on the given connection, and a status confirms it', () => {
+    const start = { baseUrl: 'https://example.com/api/v1', apiKey: null };
+    const store = createConnectionStore(storages(), start);
+    expect(store.getSnapshot()).toMatchObject({ connection: start, confirmed: false });
+    store.confirm(start, 'usr_1');
+    expect(store.getSnapshot()).toMatchObject({ confirmed: true, person: 'usr_1' });
   });
 
-  it('signs out by clearing both storages, with the reason when one is given', () => {
-    const { session, local } = storages();
-    const store = createConnectionStore({ session, local });
-    store.connect(candidate, true);
-    session.setItem(CONNECTION_STORAGE_KEY, JSON.stringify(candidate));
+  it('holds requests while interrupted, and lets them go when the person is back', async () => {
+    const store = createConnectionStore(storages());
+    store.signIn(session, 'usr_1');
+    store.interrupt('expired');
+    expect(store.getSnapshot().interrupted).toBe('expired');
+    let resumed = false;
+    const waiting = store.whenResumed().then(() => (resumed = true));
+    await Promise.resolve();
+    expect(resumed).toBe(false);
+    store.signIn(session, 'usr_1');
+    await waiting;
+    expect(resumed).toBe(true);
+    expect(store.getSnapshot().interrupted).toBeNull();
+  });
+
+  it('gives up the waiting requests when the person signs out, or a request is aborted', async () => {
+    const store = createConnectionStore(storages());
+    store.signIn(session, 'usr_1');
+    store.interrupt('revoked');
+    const aborted = new AbortController();
+    const waitingAborted = store.whenResumed(aborted.signal);
+    aborted.abort();
+    await expect(waitingAborted).rejects.toBeDefined();
+    const waiting = store.whenResumed();
     store.signOut({ kind: 'unauthorized', failure: 'revoked' });
-    expect(session.items.size).toBe(0);
-    expect(local.items.size).toBe(0);
-    expect(store.getSnapshot()).toEqual({
+    await expect(waiting).rejects.toBeInstanceOf(SignedOutError);
+    expect(store.getSnapshot()).toMatchObject({
       connection: null,
       signOutReason: { kind: 'unauthorized', failure: 'revoked' },
     });
@@ -81,39 +106,14 @@ describe('the connection store', () => {
     expect(store.getSnapshot().signOutReason).toBeNull();
   });
 
-  it('ignores a damaged entry and storage that throws', () => {
-    const { session, local } = storages();
-    session.setItem(CONNECTION_STORAGE_KEY, '{not json');
-    local.setItem(CONNECTION_STORAGE_KEY, JSON.stringify({ baseUrl: 'x' }));
-    expect(createConnectionStore({ session, local }).getSnapshot().connection).toBeNull();
-
-    const throwing = {
-      getItem: () => {
-        throw new Error('denied');
-      },
-      setItem: () => {
-        throw new Error('denied');
-      },
-      removeItem: () => {
-        throw new Error('denied');
-      },
-    };
-    const store = createConnectionStore({ session: throwing, local: throwing });
-    expect(store.getSnapshot().connection).toBeNull();
-    store.connect(candidate, false);
-    expect(store.getSnapshot().connection?.apiKey).toBe('sk_abc');
-    store.signOut();
-    expect(store.getSnapshot().connection).toBeNull();
-  });
-
   it('tells subscribers about every change', () => {
     const store = createConnectionStore(storages());
     let calls = 0;
     const unsubscribe = store.subscribe(() => calls++);
-    store.connect(candidate, false);
+    store.signIn(session, null);
     store.signOut();
     unsubscribe();
-    store.connect(candidate, false);
+    store.signIn(session, null);
     expect(calls).toBe(2);
   });
 

@@ -20,6 +20,7 @@ import { clearNotices } from '../lib/notices';
 afterEach(() => {
   cleanup();
   connectionStore.signOut();
+  connectionStore.dismissSignOutReason();
   sessionStorage.clear();
   localStorage.clear();
   clearNotices();
@@ -46,8 +47,16 @@ export function createTestQueryClient(): QueryClient {
   });
 }
 
-export function connectForTest(remember = false): void {
-  connectionStore.connect({ baseUrl: TEST_BASE_URL, apiKey: TEST_KEY }, remember);
+/**
+ * Signed in for a test: with a session (the cookie, which MSW does not check), or with
+ * `key`, a key held in memory as against a server without sessions. `person` is who signed
+ * in (user id or email), for tests of signing in again.
+ */
+export function connectForTest({
+  key = false,
+  person = null,
+}: { key?: boolean; person?: string | null } = {}): void {
+  connectionStore.signIn({ baseUrl: TEST_BASE_URL, apiKey: key ? TEST_KEY : null }, person);
 }
 
 function Routes({ routes }: { routes: RouteObject[] }) {

@@ -1,14 +1,23 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigationType } from 'react-router';
 import { ErrorBoundary, RegionError } from '../../components/error-boundary';
 import { Notices } from '../../components/notices';
-import { WhoamiPanel } from '../../features/whoami/components/whoami-panel';
 import type { Permission } from '../../../contract/auth-status';
 import { useAuthStatus } from '../../lib/auth';
-import { useConnection } from '../../lib/connection';
+import { useConnectionState } from '../../lib/connection';
 import { offers } from '../../lib/permissions';
 import { PRODUCT_NAME } from '../../lib/page-title';
 import { RouteErrorBoundary } from './route-error';
+
+// Loaded once signed in (the sign-in page does without it): the first page stays light.
+const WhoamiPanel = lazy(async () => ({
+  default: (await import('../../features/whoami/components/whoami-panel')).WhoamiPanel,
+}));
+
+// Its forms load only when a session ends under the person.
+const ReSignInDialog = lazy(async () => ({
+  default: (await import('../../features/sign-in/re-sign-in-dialog')).ReSignInDialog,
+}));
 
 const NAV: readonly { to: string; label: string; needs?: Permission }[] = [
   { to: '/configs', label: 'Configs' },
@@ -18,9 +27,13 @@ const NAV: readonly { to: string; label: string; needs?: Permission }[] = [
   { to: '/settings', label: 'Settings' },
 ];
 
-/** Banner, the navigation "Main", the page, and while connected the whoami panel. */
+/**
+ * Banner, the navigation "Main", the page, and while signed in the whoami panel; over it all,
+ * when a session ends under the person, the dialog to sign in again in place.
+ */
 export function Layout() {
-  const connection = useConnection();
+  const { confirmed, interrupted } = useConnectionState();
+  const signedIn = confirmed;
   const status = useAuthStatus().data;
   const { pathname } = useLocation();
   const navigationType = useNavigationType();
@@ -45,17 +58,17 @@ export function Layout() {
           <img src="/favicon.svg" alt="" width="24" height="24" />
           {PRODUCT_NAME}
         </Link>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.filter((item) => !item.needs || (connection && offers(status, item.needs))).map(
-              (item) => (
+        {signedIn && (
+          <nav aria-label="Main">
+            <ul>
+              {NAV.filter((item) => !item.needs || offers(status, item.needs)).map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to}>{item.label}</NavLink>
                 </li>
-              ),
-            )}
-          </ul>
-        </nav>
+              ))}
+            </ul>
+          </nav>
+        )}
       </header>
       <div className="shell">
         <main id="main" ref={main} tabIndex={-1}>
@@ -65,7 +78,7 @@ export function Layout() {
             <Outlet />
           </RouteErrorBoundary>
         </main>
-        {connection && (
+        {signedIn && (
           <ErrorBoundary
             fallback={({ reset }) => (
               <aside className="whoami" aria-label="Who you are">
@@ -73,10 +86,17 @@ export function Layout() {
               </aside>
             )}
           >
-            <WhoamiPanel />
+            <Suspense fallback={null}>
+              <WhoamiPanel />
+            </Suspense>
           </ErrorBoundary>
         )}
       </div>
+      {interrupted !== null && (
+        <Suspense fallback={null}>
+          <ReSignInDialog />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -74,10 +74,12 @@ export function AuditPage() {
     const params = new URLSearchParams(query);
     try {
       const answer = await fetch(`${connection.baseUrl}${API_BASE_PATH}/audit/export?${params}`, {
-        headers: {
-          authorization: `Bearer ${connection.apiKey}`,
-          accept: AUDIT_EXPORT_CONTENT_TYPE,
-        },
+        // The key held in memory, or else the session cookie (same origin only).
+        headers:
+          connection.apiKey === null
+            ? { accept: AUDIT_EXPORT_CONTENT_TYPE }
+            : { authorization: `Bearer ${connection.apiKey}`, accept: AUDIT_EXPORT_CONTENT_TYPE },
+        credentials: 'same-origin',
       });
       if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
       const url = URL.createObjectURL(await answer.blob());

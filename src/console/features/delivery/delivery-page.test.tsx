@@ -49,7 +49,7 @@ ab_tests:
 
 const MANAGER: AuthStatus = {
   ...ADMIN_STATUS,
-  permissions: [...(ADMIN_STATUS.permissions ?? []), 'api_keys:manage'],
+  permissions: [...(ADMIN_STATUS.permissions ?? []), 'api_keys:manage', 'client_keys:manage'],
 };
 
 /** `overrides` answer before the in-memory servers. */
@@ -177,7 +177,7 @@ describe('the Delivery page', () => {
     expect(screen.queryByRole('button', { name: 'Revoke Web shop' })).toBeNull();
   });
 
-  it('tells a key without api_keys:manage why, and offers no buttons (nor asks for keys)', async () => {
+  it('tells a key without client_keys:manage why, and offers no buttons (nor asks for keys)', async () => {
     // No client-key handler: a request for the list would fail the test.
     const configs = new ConfigServer({ liveYaml: LIVE, status: ADMIN_STATUS });
     connectForTest();

@@ -20,7 +20,7 @@ const http = setupContractServer();
 
 const MANAGER: AuthStatus = {
   ...ADMIN_STATUS,
-  permissions: [...(ADMIN_STATUS.permissions ?? []), 'api_keys:manage'],
+  permissions: [...(ADMIN_STATUS.permissions ?? []), 'api_keys:manage', 'webhooks:manage'],
 };
 
 const HOOK = {
@@ -357,7 +357,7 @@ describe('webhooks on the Delivery page', () => {
     await waitFor(() => expect(deliveryRow(table, failed.id).textContent).toContain('Pending'));
   });
 
-  it('tells a key without api_keys:manage why, offers no buttons, and asks for no webhooks', async () => {
+  it('tells a key without webhooks:manage why, offers no buttons, and asks for no webhooks', async () => {
     // No webhook handlers: a request for the list would fail the test.
     const configs = new ConfigServer({ status: ADMIN_STATUS });
     connectForTest();

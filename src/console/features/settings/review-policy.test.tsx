@@ -17,7 +17,13 @@ const server = setupContractServer();
 
 const managerStatus: AuthStatus = {
   ...ADMIN_STATUS,
-  permissions: ['config:read', 'config:write', 'config:publish', 'api_keys:manage'],
+  permissions: [
+    'config:read',
+    'config:write',
+    'config:publish',
+    'api_keys:manage',
+    'policy:manage',
+  ],
 };
 
 /** The account's policy in memory, read and replaced through the contract's handlers. */
@@ -152,7 +158,7 @@ describe('the review policy on the settings page', () => {
   });
 
   it('is not asked for by a key that may not read configs', async () => {
-    policyServer({ ...ADMIN_STATUS, permissions: ['api_keys:manage'] });
+    policyServer({ ...ADMIN_STATUS, permissions: ['api_keys:manage', 'policy:manage'] });
     const seen = recordRequests(server);
     await openSettings();
     await screen.findByRole('heading', { name: 'API keys' });

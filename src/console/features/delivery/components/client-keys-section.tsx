@@ -15,7 +15,7 @@ import { CreateClientKeyForm } from './create-client-key-form';
 import { RevokeClientKeyDialog } from './revoke-client-key-dialog';
 
 export const CANNOT_MANAGE_CLIENT_KEYS =
-  'Your API key cannot manage client keys: that needs the api_keys:manage permission.';
+  'You cannot manage client keys: that needs the client_keys:manage permission.';
 
 /** The snippet of `key`: its first app (or the live config's first), that app's first running test. */
 export function useSnippetOf(contents: ConfigContents | null | undefined) {
@@ -32,7 +32,7 @@ export function useSnippetOf(contents: ConfigContents | null | undefined) {
 
 /**
  * The account's client keys, their snippets, Create and Revoke: for a key that holds
- * api_keys:manage. Others are told why there is nothing to manage.
+ * client_keys:manage. Others are told why there is nothing to manage.
  */
 export function ClientKeysSection({
   status,
@@ -42,7 +42,7 @@ export function ClientKeysSection({
   /** The live config's apps and tests; undefined while it loads. */
   contents: ConfigContents | null | undefined;
 }) {
-  const canManage = offers(status, 'api_keys:manage');
+  const canManage = offers(status, 'client_keys:manage');
   const keys = useClientKeys({ enabled: canManage });
   const snippetsId = useId();
   const heading = useRef<HTMLHeadingElement>(null);

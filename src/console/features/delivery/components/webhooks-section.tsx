@@ -15,14 +15,14 @@ export const SECRET_SHOWN_ONCE =
   'Copy this signing secret now: it will not be shown again. Your receiver needs it to check that deliveries come from us.';
 
 export const CANNOT_MANAGE_WEBHOOKS =
-  'Your API key cannot manage webhooks: that needs the api_keys:manage permission.';
+  'You cannot manage webhooks: that needs the webhooks:manage permission.';
 
 /**
  * The account's webhook endpoints, Add and Delete, and each one's recent deliveries: for a
- * key that holds api_keys:manage. Others are told why there is nothing to manage.
+ * key that holds webhooks:manage. Others are told why there is nothing to manage.
  */
 export function WebhooksSection({ status }: { status: AuthStatus }) {
-  const canManage = offers(status, 'api_keys:manage');
+  const canManage = offers(status, 'webhooks:manage');
   const webhooks = useWebhooks({ enabled: canManage });
   const deliveriesId = useId();
   const heading = useRef<HTMLHeadingElement>(null);

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiKey } from '../../../../contract/api-keys';
 import { apiRequest } from '../../../lib/api-client';
-import { useSignOut } from '../../../lib/auth';
+import { useSignOut } from '../../../lib/sign-in';
 import { apiKeysKeys } from './get-api-keys';
 
 export function revokeApiKey(id: string): Promise<ApiKey> {

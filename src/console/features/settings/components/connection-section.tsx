@@ -1,80 +1,37 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/button';
-import { useAuthStatus, useSignOut } from '../../../lib/auth';
+import { useId } from 'react';
 import { describeError } from '../../../lib/api-client';
-import { useConnection, type Connection } from '../../../lib/connection';
-import { notify } from '../../../lib/notices';
-import { ConnectionForm } from './connection-form';
+import { useAuthStatus } from '../../../lib/auth';
+import { useConnection } from '../../../lib/connection';
 
-/** The connection: the form while not connected, "Connected as ..." and Sign out after. */
-export function ConnectionSection({ onAttempt }: { onAttempt: () => void }) {
+/** Who is signed in, to which API and how (Sign out is in the whoami panel, on every page). */
+export function ConnectionSection() {
   const connection = useConnection();
-  const titleId = useId();
-  // Focus follows a change of connection made while this page is open (connect, sign out,
-  // a 401), not the state found on arrival.
-  const [seen, setSeen] = useState(connection);
-  const [changedHere, setChangedHere] = useState(false);
-  if (seen !== connection) {
-    setSeen(connection);
-    setChangedHere(true);
-  }
-
-  return (
-    <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>Connection</h2>
-      {connection ? (
-        <ConnectedStatus connection={connection} focusOnMount={changedHere} />
-      ) : (
-        <ConnectionForm onAttempt={onAttempt} focusOnMount={changedHere} />
-      )}
-    </section>
-  );
-}
-
-function ConnectedStatus({
-  connection,
-  focusOnMount,
-}: {
-  connection: Connection;
-  focusOnMount: boolean;
-}) {
   const status = useAuthStatus();
-  const signOut = useSignOut();
-  const statusLine = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (focusOnMount) statusLine.current?.focus();
-  }, [focusOnMount]);
+  const titleId = useId();
+  if (!connection) return null;
 
   const who = status.data
     ? (status.data.email ?? status.data.api_key_name ?? status.data.idp_organization_id)
     : undefined;
 
   return (
-    <div className="connected">
-      <p role="status" ref={statusLine} tabIndex={-1} className="connected-as">
-        {who !== undefined
-          ? `Connected as ${who}`
-          : status.isError
-            ? `Connected, but who you are could not be loaded: ${describeError(status.error)}`
-            : 'Checking the connection…'}
-      </p>
-      <p className="muted">
-        To <code>{connection.baseUrl}</code>.{' '}
-        {connection.remembered
-          ? 'The key is remembered on this device.'
-          : 'The key is forgotten when this tab closes.'}
-      </p>
-      <div className="form-actions">
-        <Button
-          onClick={() => {
-            signOut();
-            notify('Signed out.');
-          }}
-        >
-          Sign out
-        </Button>
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId}>Connection</h2>
+      <div className="connected">
+        <p role="status" className="connected-as">
+          {who !== undefined
+            ? `Signed in as ${who}`
+            : status.isError
+              ? `Signed in, but who you are could not be loaded: ${describeError(status.error)}`
+              : 'Checking the connection…'}
+        </p>
+        <p className="muted">
+          To <code>{connection.baseUrl}</code>.{' '}
+          {connection.apiKey === null
+            ? 'The browser holds a session, never a key.'
+            : 'The key is held in memory and forgotten when this tab closes.'}
+        </p>
       </div>
-    </div>
+    </section>
   );
 }

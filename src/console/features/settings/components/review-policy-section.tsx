@@ -1,5 +1,5 @@
 /**
- * The account's review policy: a form for keys that hold api_keys:manage, read-only for the
+ * The account's review policy: a form for those who hold policy:manage, read-only for the
  * others. Hidden when the server does not offer it (404) or the key may not read configs.
  */
 import { useState } from 'react';
@@ -101,7 +101,7 @@ function ReviewPolicyForm({ policy }: { policy: AccountPolicy }) {
 
 export function ReviewPolicySection({ status }: { status: AuthStatus }) {
   const canRead = offers(status, 'config:read');
-  const canManage = hasPermission(status, 'api_keys:manage');
+  const canManage = hasPermission(status, 'policy:manage');
   const policy = useAccountPolicy({ enabled: canRead });
 
   return (

@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../../../contract/auth-status';
 import { DAY } from '../../../lib/time';
@@ -112,5 +113,85 @@ describe('the whoami panel', () => {
       expires_at: new Date(NOW + 30 * DAY).toISOString(),
     });
     expect(within(panel).queryByText('Never expires')).toBeNull();
+  });
+});
+
+describe('the whoami panel in a session', () => {
+  const session: AuthStatus = {
+    idp_organization_id: 'org_acme',
+    organization_name: 'Acme',
+    email: 'ana@acme.com',
+    user_id: 'usr_ana',
+    role: 'editor',
+    session_id: 'ses_1',
+    session_method: 'sso',
+    sign_in_name: 'Acme SSO',
+    // Idle end in 4 minutes, absolute end in 7 hours.
+    expires_at: '2026-11-22T10:04:00.000Z',
+    session_max_expires_at: '2026-11-22T17:00:00.000Z',
+    permissions: ['config:read', 'config:write'],
+  };
+
+  it('says who signed in, with what, and when the session ends', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    const panel = await renderPanel({ ...session, expires_at: '2026-11-22T10:30:00.000Z' });
+    expect(within(panel).getByText(/^Signed in as/).textContent).toBe(
+      'Signed in as ana@acme.com with Acme SSO · session ends 17:00 UTC (in 7 hours)',
+    );
+    expect(panel.textContent).toContain('Acme');
+    // A session is not a key: no key expiry, no "Never expires".
+    expect(within(panel).queryByText(/Never expires|This key/)).toBeNull();
+    expect(within(panel).queryByRole('button', { name: 'Stay signed in' })).toBeNull();
+  });
+
+  it('warns 5 minutes before an idle end, and "Stay signed in" restarts the idle timer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    let refreshed = 0;
+    server.use(
+      handle('extendSession', () => {
+        refreshed++;
+        return { status: 200, body: { ...session, expires_at: '2026-11-22T10:30:00.000Z' } };
+      }),
+    );
+    const panel = await renderPanel(session);
+    const warning = await within(panel).findByRole('alert');
+    expect(warning.textContent).toContain('Your session ends at 10:04 UTC');
+    await userEvent
+      .setup({ advanceTimers: () => undefined })
+      .click(within(warning).getByRole('button', { name: 'Stay signed in' }));
+    await waitFor(() => expect(within(panel).queryByRole('alert')).toBeNull());
+    expect(refreshed).toBe(1);
+  });
+
+  it('reads the status again before warning (other requests may have moved the idle end)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    let reads = 0;
+    connectForTest();
+    server.use(
+      handle('getAuthStatus', () => {
+        reads++;
+        return { status: 200, body: session };
+      }),
+    );
+    renderWithProviders(<WhoamiPanel />);
+    const panel = screen.getByRole('complementary', { name: 'Who you are' });
+    await within(panel).findByRole('alert');
+    await waitFor(() => expect(reads).toBe(2));
+  });
+
+  it("shows the key's fields when the session came from a key", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    const panel = await renderPanel({
+      ...session,
+      session_method: 'api_key',
+      sign_in_name: undefined,
+      api_key_id: 'key_1',
+      api_key_name: 'Laptop',
+      api_key_obfuscated_value: 'sk_…a1b2',
+      expires_at: '2026-11-22T10:30:00.000Z',
+    });
+    expect(within(panel).getByText(/^Signed in as/).textContent).toContain('with an API key');
+    expect(panel.textContent).toContain('Laptop');
+    expect(panel.textContent).toContain('sk_…a1b2');
   });
 });

@@ -1,14 +1,17 @@
 /**
- * Connect: checks the key with GET /auth/status and stores it only when that succeeds; a
- * failure is said in words in the form, and nothing is stored. The base URL field says which
- * origins can be used, and one that cannot is refused before any request.
+ * "Use an API key": on this origin the key is exchanged for a session and dropped; another
+ * origin (or a server without sessions) keeps it in memory for this tab, after
+ * GET /auth/status checked it. Nothing is stored; a failure is said in words in the form. The
+ * base URL field says which origins can be used, and one that cannot is refused before any
+ * request.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { z } from '../../../../contract/zod';
 import { Button } from '../../../components/button';
-import { Form, FormActions, FormCheckboxField, FormTextField } from '../../../components/form';
+import type { AuthStatus } from '../../../../contract/auth-status';
+import { Form, FormActions, FormTextField } from '../../../components/form';
 import { NetworkError } from '../../../lib/api-client';
-import { describeConnectFailure, useConnect } from '../../../lib/auth';
+import { describeConnectFailure, useSignInWithKey, type SignInOutcome } from '../../../lib/sign-in';
 import {
   allowedApiOrigins,
   defaultBaseUrl,
@@ -57,22 +60,29 @@ function connectionFormSchema(allowedOrigins: readonly string[]) {
     ),
     // Whether a key is well formed is the server's to say: it answers in words we show.
     apiKey: z.string().check(z.trim(), z.minLength(1, 'Enter an API key.')),
-    remember: z.boolean(),
   });
 }
 
 type ConnectionFormValues = z.output<ReturnType<typeof connectionFormSchema>>;
 
-interface ConnectionFormProps {
+interface KeySignInFormProps {
   /** Called when Connect is pressed: the reason the person was sent here is now stale. */
-  onAttempt: () => void;
-  /** Focus the key field on mount (after signing out). */
-  focusOnMount: boolean;
+  onAttempt?: () => void;
+  onSignedIn: (outcome: SignInOutcome, status: AuthStatus) => void;
+  /** Signing in again: the API stays the one in use, and is not asked. */
+  baseUrl?: string | undefined;
+  /** Focus the key field on mount. */
+  focusOnMount?: boolean;
 }
 
-export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps) {
+export function KeySignInForm({
+  onAttempt,
+  onSignedIn,
+  baseUrl,
+  focusOnMount = false,
+}: KeySignInFormProps) {
   const [showKey, setShowKey] = useState(false);
-  const connect = useConnect();
+  const connect = useSignInWithKey(onSignedIn);
   const keyInput = useRef<HTMLInputElement | null>(null);
   const allowedOrigins = useMemo(() => allowedApiOrigins(), []);
   const schema = useMemo(() => connectionFormSchema(allowedOrigins), [allowedOrigins]);
@@ -82,8 +92,7 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
   }, [focusOnMount]);
 
   const onSubmit = (values: ConnectionFormValues) => {
-    onAttempt();
-    // On success the form is replaced by "Connected as ...", a status that is announced.
+    onAttempt?.();
     connect.mutate(values);
   };
 
@@ -95,17 +104,19 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
   return (
     <Form
       schema={schema}
-      defaultValues={{ baseUrl: defaultBaseUrl(), apiKey: '', remember: false }}
+      defaultValues={{ baseUrl: baseUrl ?? defaultBaseUrl(), apiKey: '' }}
       onSubmit={onSubmit}
     >
-      <FormTextField
-        name="baseUrl"
-        label="API base URL"
-        hint={describeAllowedOrigins(allowedOrigins)}
-        type="url"
-        autoComplete="url"
-        spellCheck={false}
-      />
+      {baseUrl === undefined && (
+        <FormTextField
+          name="baseUrl"
+          label="API base URL"
+          hint={describeAllowedOrigins(allowedOrigins)}
+          type="url"
+          autoComplete="url"
+          spellCheck={false}
+        />
+      )}
       <FormTextField
         name="apiKey"
         label="API key"
@@ -119,11 +130,6 @@ export function ConnectionForm({ onAttempt, focusOnMount }: ConnectionFormProps)
             {showKey ? 'Hide key' : 'Show key'}
           </Button>
         }
-      />
-      <FormCheckboxField
-        name="remember"
-        label="Remember on this device"
-        hint="Unchecked, the key is forgotten when this tab closes."
       />
       <FormActions failure={failure} submitLabel="Connect" pending={connect.isPending} />
     </Form>

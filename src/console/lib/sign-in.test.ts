@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../contract/problem';
 import { ApiProblem } from './api-client';
-import { describeConnectFailure, describeSignOutReason } from './auth';
+import { describeConnectFailure, describeSignOutReason } from './sign-in';
 
 const BASE_URL = 'https://provisioning.example/api/v1';
 
@@ -23,7 +23,7 @@ describe('why a key failed, in words', () => {
     expect(failure).toBeDefined();
     if (failure === undefined) return;
     expect(describeSignOutReason({ kind: 'unauthorized', failure })).toBe(
-      `${onSignOut} Connect with another key.`,
+      `${onSignOut} Sign in again.`,
     );
   });
 });
