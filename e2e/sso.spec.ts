@@ -142,3 +142,44 @@ test('someone the organization does not know is told so, with a way back', async
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(page.getByLabel('Email')).toBeVisible();
 });
+
+test('a form on another site cannot sign a person out, nor change anything', async ({
+  page,
+  baseURL,
+}) => {
+  const { domain } = await ssoOrganization();
+  const email = `dee@${domain}`;
+  provider.setIdentity({
+    login: `dee-${domain}`,
+    email,
+    email_verified: true,
+    groups: ['engineering'],
+  });
+  await page.goto(`${consoleOrigin}/api/v1/auth/login?email=${encodeURIComponent(email)}`);
+  await page.locator('input[name="login"]').fill(`dee-${domain}`);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.locator('button[type="submit"]').click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(whoAmI(page)).toContainText(`Signed in as ${email}`);
+
+  // Another site (the e2e server's 127.0.0.1 name) posts forms at the console's service.
+  const other = await page.context().newPage();
+  await other.goto(`${String(baseURL)}/api/v1/health`);
+  for (const path of ['/api/v1/auth/logout', '/api/v1/sessions']) {
+    await other.evaluate(
+      ({ action }) => {
+        const form = document.createElement('form');
+        form.method = 'POST';
+        form.action = action;
+        form.target = '_blank';
+        document.body.append(form);
+        form.submit();
+      },
+      { action: `${consoleOrigin}${path}` },
+    );
+  }
+  await other.close();
+
+  await page.reload();
+  await expect(whoAmI(page)).toContainText(`Signed in as ${email}`);
+});

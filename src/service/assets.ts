@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 
-/** The common passwords a person may not choose (scripts/make-password-blocklist.mjs). */
+/** The common passwords a person may not choose (scripts/password-blocklist.mjs). */
 export const PASSWORD_BLOCKLIST_FILE = fileURLToPath(
   new URL('../../assets/password-blocklist.txt.br', import.meta.url),
 );

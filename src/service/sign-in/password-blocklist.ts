@@ -1,6 +1,6 @@
 /**
  * The common passwords a person may not choose (assets/password-blocklist.txt.br, made by
- * scripts/make-password-blocklist.mjs), read once when the app starts into a Set owned by
+ * scripts/password-blocklist.mjs), read once when the app starts into a Set owned by
  * the app: docs/benchmarks.md has its load time and memory.
  */
 import { readFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ export class PasswordBlocklist implements Blocklist {
 
   static async load(file: string = PASSWORD_BLOCKLIST_FILE): Promise<PasswordBlocklist> {
     const text = (await promisify(brotliDecompress)(await readFile(file))).toString('utf8');
-    return new PasswordBlocklist(new Set(text.split('\n')));
+    return new PasswordBlocklist(new Set(text.split('\n').filter((word) => word !== '')));
   }
 
   has(normalizedLowerCase: string): boolean {
