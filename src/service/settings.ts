@@ -328,8 +328,8 @@ function deploymentSsoFrom(
 
 /** `OIDC_GROUP_ROLES="console-admins=admin,engineering=editor"`: a group's role. */
 export function groupRolesFrom(raw: string | undefined): Record<string, Role> {
-  const roles: Record<string, Role> = {};
-  if (raw === undefined || raw.trim() === '') return roles;
+  const roles: [string, Role][] = [];
+  if (raw === undefined || raw.trim() === '') return {};
   for (const entry of raw.split(',')) {
     const at = entry.lastIndexOf('=');
     const group = entry.slice(0, at).trim();
@@ -338,7 +338,8 @@ export function groupRolesFrom(raw: string | undefined): Record<string, Role> {
       throw new Error(
         `OIDC_GROUP_ROLES must be group=role pairs separated by commas (roles: admin, editor, viewer); "${entry.trim()}" is not one`,
       );
-    roles[group] = role as Role;
+    roles.push([group, role as Role]);
   }
-  return roles;
+  // fromEntries defines each group as its own key, "__proto__" included.
+  return Object.fromEntries(roles);
 }

@@ -92,8 +92,10 @@ export function roleFromGroups(
 ): Role | 'refuse' {
   let best: Role | undefined;
   for (const group of groups) {
-    const role = groupRoles[group];
-    if (role && (best === undefined || ROLE_STRENGTH[role] > ROLE_STRENGTH[best])) best = role;
+    // Own keys only: a group named "constructor" or "toString" must not find Object's.
+    if (!Object.hasOwn(groupRoles, group)) continue;
+    const role = groupRoles[group] as Role;
+    if (best === undefined || ROLE_STRENGTH[role] > ROLE_STRENGTH[best]) best = role;
   }
   return best ?? defaultRole;
 }
