@@ -4,7 +4,7 @@
  * runs. Real processes, real HTTP, real SQLite.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +149,57 @@ describe('the operator command line', () => {
     expect(key.account_id).toBe(accountId);
     const who = authStatusSchema.parse(await (await status(key.secret)).json());
     expect(who.permissions).toEqual(['config:read']);
+  }, 30_000);
+
+  it('gives a member a one-time sign-in link, and sets the SSO connection from a secret file', async () => {
+    const { account_id: accountId, user_id: ownerId } = cli(
+      'accounts',
+      'create',
+      '--name',
+      'Acme',
+      '--owner-email',
+      'ops@acme.com',
+    ).json as { account_id: string; user_id: string };
+    const link = cli('sign-in-link', 'create', '--user', ownerId, '--url', baseUrl).json as {
+      link: string;
+      email: string;
+    };
+    expect(link.email).toBe('ops@acme.com');
+    expect(link.link).toMatch(new RegExp(`^${baseUrl}/invitations/[\\w-]{43}$`));
+    const preview = await fetch(`${baseUrl}/api/v1${new URL(link.link).pathname}`);
+    expect(await preview.json()).toMatchObject({ email: 'ops@acme.com', status: 'pending' });
+
+    const secretFile = join(dataDir, 'client-secret');
+    writeFileSync(secretFile, 'a-client-secret\n');
+    const set = cli(
+      'sso',
+      'set',
+      ...['--account', accountId, '--issuer', 'https://acme.okta.com'],
+      ...['--client-id', 'console', '--client-secret-file', secretFile],
+      ...[
+        '--domains',
+        'acme.com',
+        '--group-roles',
+        'ops=admin',
+        '--default-role',
+        'refuse',
+        '--jit',
+      ],
+    );
+    expect(set.status, set.stderr).toBe(0);
+    expect(set.json).toMatchObject({
+      sso: {
+        issuer: 'https://acme.okta.com',
+        email_domains: ['acme.com'],
+        group_roles: { ops: 'admin' },
+        default_role: 'refuse',
+        jit: true,
+        client_secret_set: true,
+      },
+    });
+    expect(JSON.stringify(set.json)).not.toContain('a-client-secret');
+    const options = await fetch(`${baseUrl}/api/v1/auth/options?email=ana@acme.com`);
+    expect(await options.json()).toEqual({ password: true, sso: true });
   }, 30_000);
 
   it('fails with one line on stderr and a non-zero exit', () => {

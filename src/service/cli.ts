@@ -1,6 +1,7 @@
 /**
  * The operator's command line (docs/operations.md): `provisioning serve | accounts create |
- * users create | keys create | keys list | keys revoke | backup | restore`. Each command prints one JSON value
+ * users create | keys create | keys list | keys revoke | sign-in-link create | sso set | backup |
+ * restore`. Each command prints one JSON value
  * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
  * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).
  */
@@ -12,7 +13,17 @@ import { Accounts } from './domain/accounts';
 import { ApiKeys, publicApiKey } from './domain/api-keys';
 import { systemClock } from './domain/clock';
 import { startServer } from './server';
-import { settingsFromEnv } from './settings';
+import { groupRolesFrom, settingsFromEnv } from './settings';
+import { readFileSync } from 'node:fs';
+import {
+  organizationSettingsUpdateSchema,
+  SESSION_IDLE_MINUTES,
+  SESSION_MAX_HOURS,
+} from '../contract/people';
+import { createInvitation } from './domain/invitations';
+import { OrganizationSettingsService } from './domain/organization-settings';
+import { DEFAULT_SESSION_LENGTHS } from './domain/sessions';
+import { organizationOfAccount } from './domain/sign-ins';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
 import { backupSqlite, restoreSqlite } from './store/sqlite-backup';
 import { allPages } from './store/pages';
@@ -226,6 +237,85 @@ const COMMANDS: Record<string, Command> = {
         const key = await store.findApiKey(id);
         if (!key) throw new Error(`there is no API key ${id}`);
         return new ApiKeys(store, systemClock).revokeIn(key.account_id, id, null);
+      }),
+  },
+  'sign-in-link create': {
+    usage:
+      'sign-in-link create --user ID [--url PUBLIC_URL]   a one-time link (7 days) for a member to set a password and sign in',
+    options: { user: { type: 'string' }, url: { type: 'string' } },
+    run: (values, location) =>
+      withStore(location, async (store) => {
+        const userId = required(values, 'user');
+        const user = await store.getUser(userId);
+        if (!user || user.removed_at) throw new Error(`there is no member ${userId}`);
+        const { record, token } = await createInvitation(store, {
+          accountId: user.account_id,
+          email: user.email,
+          role: user.role,
+          by: null,
+          now: systemClock(),
+        });
+        const origin =
+          typeof values.url === 'string' ? values.url : settingsFromEnv().people.publicUrl;
+        return {
+          invitation_id: record.id,
+          email: record.email,
+          expires_at: record.expires_at,
+          link: `${origin ?? ''}/invitations/${token}`,
+        };
+      }),
+  },
+  'sso set': {
+    usage:
+      "sso set --account ID --issuer URL --client-id ID --client-secret-file FILE --domains a.com,b.com [--groups-claim NAME] [--group-roles g=role,...] [--default-role admin|editor|viewer|refuse] [--jit]   the SSO connection of the account's organization (the secret is read from a file, never the command line)",
+    options: {
+      account: { type: 'string' },
+      issuer: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret-file': { type: 'string' },
+      domains: { type: 'string' },
+      'groups-claim': { type: 'string' },
+      'group-roles': { type: 'string' },
+      'default-role': { type: 'string' },
+      jit: { type: 'boolean' },
+    },
+    run: (values, location) =>
+      withStore(location, async (store) => {
+        const accountId = required(values, 'account');
+        const secret = readFileSync(required(values, 'client-secret-file'), 'utf8').trim();
+        if (secret === '') throw new UsageError('the client secret file is empty');
+        const defaultRole =
+          typeof values['default-role'] === 'string' ? values['default-role'] : 'viewer';
+        if (defaultRole !== 'refuse') role(defaultRole);
+        const people = settingsFromEnv().people;
+        const settings = new OrganizationSettingsService(
+          store,
+          systemClock,
+          people.sessionDefaults ?? DEFAULT_SESSION_LENGTHS,
+          people.deploymentSso !== undefined,
+        );
+        const organization = await organizationOfAccount(store, accountId);
+        const update = organizationSettingsUpdateSchema.parse({
+          session_idle_minutes: organization.session_idle_minutes ?? SESSION_IDLE_MINUTES.default,
+          session_max_hours: organization.session_max_hours ?? SESSION_MAX_HOURS.default,
+          password_sign_in: organization.password_sign_in,
+          sso: {
+            issuer: required(values, 'issuer'),
+            client_id: required(values, 'client-id'),
+            client_secret: secret,
+            email_domains: required(values, 'domains')
+              .split(',')
+              .map((domain) => domain.trim()),
+            groups_claim:
+              typeof values['groups-claim'] === 'string' ? values['groups-claim'] : 'groups',
+            group_roles: groupRolesFrom(
+              typeof values['group-roles'] === 'string' ? values['group-roles'] : undefined,
+            ),
+            default_role: defaultRole,
+            jit: values.jit === true,
+          },
+        });
+        return settings.setFor(accountId, null, update);
       }),
   },
   backup: {

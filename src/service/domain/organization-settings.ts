@@ -6,7 +6,8 @@
 import type { OrganizationSettings, OrganizationSettingsUpdate } from '../../contract/people';
 import type { OrganizationRecord, Principal, SsoConnection } from '../store/records';
 import type { Store } from '../store/store';
-import { audit } from './audit';
+import { audit, type AuditActor } from './audit';
+import { organizationOfAccount } from './sign-ins';
 import type { Clock } from './clock';
 import { Refused } from './refusals';
 import type { SessionDefaults } from './sessions';
@@ -28,7 +29,16 @@ export class OrganizationSettingsService {
     principal: Principal,
     update: OrganizationSettingsUpdate,
   ): Promise<OrganizationSettings> {
-    const organization = await this.organizationOf(principal);
+    return this.setFor(principal.account.id, principal, update);
+  }
+
+  /** The same for the organization of `accountId`, by a member or (null) the operator. */
+  async setFor(
+    accountId: string,
+    actor: AuditActor | null,
+    update: OrganizationSettingsUpdate,
+  ): Promise<OrganizationSettings> {
+    const organization = await organizationOfAccount(this.store, accountId);
     const earlierSecret = await this.store.getSsoSecret(organization.id);
     const secret = update.sso === null ? null : (update.sso.client_secret ?? earlierSecret);
     if (update.sso !== null && secret === null) {
@@ -58,7 +68,6 @@ export class OrganizationSettingsService {
       JSON.stringify(sso) !== JSON.stringify(organization.sso) ||
       (update.sso?.client_secret !== undefined && update.sso.client_secret !== earlierSecret);
     const at = this.clock().toISOString();
-    const accountId = principal.account.id;
     const detail = {
       session_idle_minutes: update.session_idle_minutes,
       session_max_hours: update.session_max_hours,
@@ -84,9 +93,9 @@ export class OrganizationSettingsService {
         sso_client_secret: secret,
         sso_changed: ssoChanged,
       },
-      [audit(accountId, at, 'organization.settings', principal, organization.id, detail)],
+      [audit(accountId, at, 'organization.settings', actor, organization.id, detail)],
     );
-    return this.get(principal);
+    return this.toSettings(await organizationOfAccount(this.store, accountId));
   }
 
   private async organizationOf(principal: Principal): Promise<OrganizationRecord> {
