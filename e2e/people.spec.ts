@@ -6,6 +6,9 @@
  * viewer and as an admin. Each journey makes an account of its own with the command line.
  */
 import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { DATABASE_FILE } from '../src/service/store/database';
 import {
   connectAs,
   createKeyWithCli,
@@ -47,6 +50,19 @@ function newAccount(name: string): Organization {
   ]) as { account_id: string; user_id: string };
   const key = createKeyWithCli(account.user_id, `Owner key ${suffix}`);
   return { accountId: account.account_id, accountName, ownerKey: key.secret, suffix };
+}
+
+/** The account's open sessions were last seen `minutes` ago: their person went idle. */
+function idleFor(accountId: string, minutes: number): void {
+  const database = new Database(join(String(process.env.E2E_DATA_DIR), DATABASE_FILE));
+  try {
+    const lastSeen = new Date(Date.now() - minutes * 60_000).toISOString();
+    database
+      .prepare('UPDATE sessions SET last_seen_at = ? WHERE account_id = ? AND ended_at IS NULL')
+      .run(lastSeen, accountId);
+  } finally {
+    database.close();
+  }
 }
 
 /** The owner invites `email`; returns the link (on the service's public origin). */
@@ -215,6 +231,38 @@ for (const how of ['password', 'API key'] as const) {
     await expect(whoAmI(page)).toContainText(email);
   });
 }
+
+test('an idle session expires: the next action asks to sign in again in place, the text kept', async ({
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.allowFailedRequest(401, '/api/v1/');
+  const owner = newAccount('Idle');
+  const email = `owner-${owner.suffix}@people.test`;
+  await connectAs(page, { secret: owner.ownerKey, status: { email } });
+  await page.goto('/configs/live');
+  const typed = withApp(await editorValue(page), {
+    id: `idle-${owner.suffix}`,
+    name: 'Typed before a long pause',
+    platform: 'web',
+  });
+  await typeIntoEditor(page, typed);
+
+  // The person leaves for longer than the idle timeout (30 minutes): the session was last
+  // seen 31 minutes ago, as the service's own clock will judge it.
+  idleFor(owner.accountId, 31);
+
+  await saveDraft(page, 'Saved after a long pause');
+  const dialog = page.getByRole('dialog', { name: 'Your session ended — sign in again' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Your session has expired.');
+  expect(await editorValue(page)).toBe(typed);
+  await dialog.getByLabel('API key', { exact: true }).fill(owner.ownerKey);
+  await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(DRAFT_URL);
+  expect((await editorValue(page)).trimEnd()).toBe(typed.trimEnd());
+});
 
 test('a viewer reads the members; an admin manages them and the sign-in settings', async ({
   page,
