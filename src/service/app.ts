@@ -18,12 +18,13 @@ import { OidcRelyingParty } from './sign-in/oidc-relying-party';
 import { Invitations } from './domain/invitations';
 import { Members } from './domain/members';
 import { OrganizationSettingsService } from './domain/organization-settings';
+import { SignIns } from './domain/sign-ins';
 import {
-  SignIns,
-  type DeploymentSso,
+  PasswordSignIns,
   type PasswordRules,
   type SignInThrottle,
-} from './domain/sign-ins';
+} from './domain/password-sign-ins';
+import { type DeploymentSso } from './domain/sso-identity';
 import { registerPeopleRoutes } from './routes/people-routes';
 import { PasswordPolicy } from './domain/passwords';
 import { StoreSignInThrottle } from './domain/sign-in-throttle';
@@ -217,7 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, store);
   const passwords = people.passwords ?? new PasswordPolicy(await PasswordBlocklist.load());
   const throttle = people.throttle ?? new StoreSignInThrottle(store);
-  const signIns = new SignIns(store, clock, sessions, passwords, throttle, people.deploymentSso);
+  const signIns = new SignIns(store, clock, sessions, people.deploymentSso);
   const sealKey = await store.serviceSecret('sign_in_seal', newSealKey(), clock().toISOString());
   const sso = new SsoSignIns(
     signIns,
@@ -236,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       people.deploymentSso !== undefined,
     ),
     signIns,
+    passwordSignIns: new PasswordSignIns(store, clock, sessions, passwords, throttle),
     cookies,
   });
   registerConfigRoutes(app, configs);

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
 import { API_BASE_PATH } from '../contract/endpoints';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
-import { Accounts } from './domain/accounts';
+import { Accounts, organizationOfAccount } from './domain/accounts';
 import { ApiKeys, publicApiKey } from './domain/api-keys';
 import { systemClock } from './domain/clock';
 import { startServer } from './server';
@@ -23,7 +23,6 @@ import {
 import { createInvitation } from './domain/invitations';
 import { OrganizationSettingsService } from './domain/organization-settings';
 import { DEFAULT_SESSION_LENGTHS } from './domain/sessions';
-import { organizationOfAccount } from './domain/sign-ins';
 import { describeStore, openStore, type StoreLocation } from './store/open-store';
 import { backupSqlite, restoreSqlite } from './store/sqlite-backup';
 import { allPages } from './store/pages';

@@ -2,7 +2,7 @@
 import { ROLES, type Role } from '../contract/auth-status';
 import { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } from '../contract/people';
 import type { PeopleSettings } from './app';
-import type { DeploymentSso } from './domain/sign-ins';
+import type { DeploymentSso } from './domain/sso-identity';
 import { isIP } from 'node:net';
 import {
   DEFAULT_HTTP_SETTINGS,

@@ -6,7 +6,7 @@ import type { Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
 import { Refused } from './refusals';
 import { newId } from '../ids';
-import type { PersonRecord, UserRecord } from '../store/records';
+import type { OrganizationRecord, PersonRecord, UserRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
@@ -163,4 +163,17 @@ export function newPerson(
     created_at: at,
     last_sign_in_at: null,
   };
+}
+
+/** The organization an account belongs to (every account has one). */
+export async function organizationOfAccount(
+  store: Store,
+  accountId: string,
+): Promise<OrganizationRecord> {
+  const account = await store.getAccount(accountId);
+  const organization = account?.organization_id
+    ? await store.getOrganization(account.organization_id)
+    : undefined;
+  if (!organization) throw new Error(`the account ${accountId} has no organization`);
+  return organization;
 }

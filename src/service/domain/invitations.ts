@@ -16,20 +16,15 @@ import { mapPage } from '../store/pages';
 import { InvitationUnusable } from '../store/people/sign-ins';
 import type { InvitationRecord, PersonRecord, Principal } from '../store/records';
 import type { Store } from '../store/store';
-import { newPerson } from './accounts';
+import { newPerson, organizationOfAccount } from './accounts';
 import { hashSecret } from './api-key-secrets';
 import { audit } from './audit';
 import type { Clock } from './clock';
 import { notFound, Refused } from './refusals';
 import type { Sessions, StartedSession } from './sessions';
-import {
-  invitationAccepted,
-  invitationStatus,
-  organizationOfAccount,
-  type PasswordRules,
-  type SignInClient,
-  type SignIns,
-} from './sign-ins';
+import type { PasswordRules } from './password-sign-ins';
+import type { SignInClient, SignIns } from './sign-ins';
+import { invitationAccepted, invitationStatus, invitedMembership } from './invitation-links';
 
 const DAY_MS = 86_400_000;
 
@@ -134,7 +129,7 @@ export class Invitations {
       ...newPerson(newId('per_'), organization.id, invitation.email, at),
       name: input.name || null,
     };
-    const membership = await this.signIns.invitedMembership(invitation, person, at);
+    const membership = await invitedMembership(this.store, invitation, person, at);
     const { token: sessionToken, session } = this.sessions.newSession({
       person,
       membership: membership.record,
@@ -180,7 +175,7 @@ export class Invitations {
       throw new Refused('not_permitted', 'The invitation is for another organization');
     }
     const at = this.clock().toISOString();
-    const membership = await this.signIns.invitedMembership(invitation, person, at);
+    const membership = await invitedMembership(this.store, invitation, person, at);
     const started = this.sessions.newSession({
       person,
       membership: membership.record,

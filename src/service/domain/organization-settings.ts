@@ -7,7 +7,7 @@ import type { OrganizationSettings, OrganizationSettingsUpdate } from '../../con
 import type { OrganizationRecord, Principal, SsoConnection } from '../store/records';
 import type { Store } from '../store/store';
 import { audit, type AuditActor } from './audit';
-import { organizationOfAccount } from './sign-ins';
+import { organizationOfAccount } from './accounts';
 import type { Clock } from './clock';
 import { Refused } from './refusals';
 import type { SessionDefaults } from './sessions';

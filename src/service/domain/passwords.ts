@@ -7,7 +7,7 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/people';
-import type { PasswordRules } from './sign-ins';
+import type { PasswordRules } from './password-sign-ins';
 
 /** Which passwords are too common to choose (sign-in/password-blocklist.ts loads them). */
 export interface Blocklist {

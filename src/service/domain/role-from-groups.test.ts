@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupRolesFrom } from '../settings';
-import { roleFromGroups } from './sign-ins';
+import { roleFromGroups } from './sso-identity';
 
 describe('the role a person gets from their groups', () => {
   const map = { 'console-admins': 'admin', engineering: 'editor', support: 'viewer' } as const;

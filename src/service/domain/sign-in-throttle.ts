@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SignInThrottleStore } from '../store/sign-in-failures/sign-in-failures-store';
-import type { SignInThrottle } from './sign-ins';
+import type { SignInThrottle } from './password-sign-ins';
 
 export const THROTTLE = {
   email: { free: 5, windowMs: 15 * 60_000 },

@@ -1,103 +1,38 @@
 /**
- * Who signs in: a person with a local password, or an identity an OpenID provider vouched
- * for. People are matched on (issuer, subject), never on an email alone; an email links a
- * sign-in to a person, an invitation or a just-in-time join only when the provider verified
- * it. Every way ends in a session (domain/sessions.ts).
+ * Who signs in through an OpenID provider, and how anyone may sign in (the options a sign-in
+ * page offers). People are matched on (issuer, subject), never on an email alone; an email
+ * links a sign-in to a person, an invitation or a just-in-time join only when the provider
+ * verified it. Passwords are password-sign-ins.ts's; both end in a session (sessions.ts).
  */
 import type { Role } from '../../contract/auth-status';
-import type { SignInError, SignInOptions } from '../../contract/people';
+import type { SignInOptions } from '../../contract/people';
 import { newId } from '../ids';
 import type {
   AuditRecord,
   InvitationRecord,
   OrganizationRecord,
   PersonRecord,
-  SsoConnection,
   UserRecord,
 } from '../store/records';
 import { InvitationUnusable } from '../store/people/sign-ins';
 import type { Store } from '../store/store';
-import { newPerson } from './accounts';
+import { newPerson, organizationOfAccount } from './accounts';
+import { invitationAccepted, invitationStatus, invitedMembership } from './invitation-links';
+import {
+  roleFromGroups,
+  SignInRefused,
+  type ChosenConnection,
+  type DeploymentSso,
+  type VerifiedIdentity,
+} from './sso-identity';
 import { hashSecret } from './api-key-secrets';
 import { audit } from './audit';
 import type { Clock } from './clock';
-import { Refused } from './refusals';
 import type { Sessions, StartedSession } from './sessions';
-
-/** The password rules and hashing the service uses (domain/passwords.ts). */
-export interface PasswordRules {
-  /** Why a new password is refused, in words; undefined: it is fine. */
-  problemWith(password: string, email: string): string | undefined;
-  hash(password: string): Promise<string>;
-  /** Whether `password` matches `stored`; with none stored, spends the same time and says no. */
-  verify(stored: string | null, password: string): Promise<boolean>;
-}
-
-/** Failed sign-ins slow further tries down (domain/sign-in-throttle.ts). */
-export interface SignInThrottle {
-  /** Seconds to wait before trying again; undefined: go on. */
-  wait(email: string, ip: string, now: Date): Promise<number | undefined>;
-  failed(email: string, ip: string, now: Date): Promise<void>;
-  succeeded(email: string, now: Date): Promise<void>;
-}
-
-/** What an identity provider said about the person, checked by the relying party. */
-export interface VerifiedIdentity {
-  readonly issuer: string;
-  readonly subject: string;
-  readonly email: string | undefined;
-  readonly email_verified: boolean;
-  readonly name: string | undefined;
-  readonly groups: readonly string[];
-}
-
-/** The deployment's own connection (`OIDC_*`): it serves organizations without one. */
-export interface DeploymentSso {
-  readonly connection: SsoConnection;
-  readonly clientSecret: string;
-  /** `OIDC_JIT_ORGANIZATION`: who may join just-in-time through it. */
-  readonly jitOrganizationId: string | undefined;
-}
-
-/** A connection chosen for a sign-in: an organization's own (its id), or the deployment's. */
-export interface ChosenConnection {
-  readonly organizationId: string | null;
-  readonly connection: SsoConnection;
-  readonly clientSecret: string;
-  readonly generation: number;
-}
-
-/** A browser sign-in that failed, with the code the sign-in page says in words. */
-export class SignInRefused extends Error {
-  constructor(
-    readonly code: SignInError,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface SignInClient {
   readonly ip: string | null;
   readonly userAgent: string | null;
-}
-
-const ROLE_STRENGTH: Readonly<Record<Role, number>> = { viewer: 0, editor: 1, admin: 2 };
-
-/** The role groups give: the strongest mapped group's, else the default (which may refuse). */
-export function roleFromGroups(
-  groups: readonly string[],
-  groupRoles: Readonly<Record<string, Role>>,
-  defaultRole: Role | 'refuse',
-): Role | 'refuse' {
-  let best: Role | undefined;
-  for (const group of groups) {
-    // Own keys only: a group named "constructor" or "toString" must not find Object's.
-    if (!Object.hasOwn(groupRoles, group)) continue;
-    const role = groupRoles[group] as Role;
-    if (best === undefined || ROLE_STRENGTH[role] > ROLE_STRENGTH[best]) best = role;
-  }
-  return best ?? defaultRole;
 }
 
 export class SignIns {
@@ -105,8 +40,6 @@ export class SignIns {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly sessions: Sessions,
-    private readonly passwords: PasswordRules,
-    private readonly throttle: SignInThrottle,
     private readonly deploymentSso: DeploymentSso | undefined,
   ) {}
 
@@ -169,49 +102,6 @@ export class SignIns {
       throw new SignInRefused('stale_request', "The organization's connection changed");
     }
     return chosen;
-  }
-
-  async withPassword(
-    email: string,
-    password: string,
-    client: SignInClient & { readonly ip: string },
-  ): Promise<StartedSession> {
-    const now = this.clock();
-    const wait = await this.throttle.wait(email, client.ip, now);
-    if (wait !== undefined) {
-      throw new Refused(
-        'too_many_tries',
-        `Too many failed sign-ins: try again in ${wait} seconds`,
-        { retryAfterSeconds: wait },
-      );
-    }
-    const candidates = (await this.store.peopleByEmail(email)).filter(
-      (person) => person.password_hash !== null,
-    );
-    let person: PersonRecord | undefined;
-    for (const candidate of candidates) {
-      if (await this.passwords.verify(candidate.password_hash, password)) {
-        person = candidate;
-        break;
-      }
-    }
-    // Nobody with a password: the same work as a wrong one, so time tells nothing.
-    if (candidates.length === 0) await this.passwords.verify(null, password);
-    const membership = person && (await this.store.membershipsOf(person.id))[0];
-    if (!person || !membership) {
-      await this.throttle.failed(email, client.ip, now);
-      await this.auditFailure(candidates[0], email, client, 'wrong_password');
-      throw new Refused('sign_in_failed', 'The email or password is not right');
-    }
-    await this.throttle.succeeded(email, now);
-    const organization = await this.store.getOrganization(person.organization_id);
-    if (!organization?.password_sign_in) {
-      throw new Refused(
-        'not_permitted',
-        'Your organization signs in with SSO only: use Continue with SSO',
-      );
-    }
-    return this.sessions.startAndRead({ person, membership, method: 'password', ...client });
   }
 
   /**
@@ -359,7 +249,7 @@ export class SignIns {
       ...newPerson(newId('per_'), organization.id, verifiedEmail, at),
       name: identity.name ?? null,
     };
-    const membership = await this.invitedMembership(invitation, person, at);
+    const membership = await invitedMembership(this.store, invitation, person, at);
     return this.start(identity, chosen, client, {
       person,
       membership: membership.record,
@@ -372,28 +262,6 @@ export class SignIns {
         : {}),
       audits: [invitationAccepted(invitation, membership.record, at)],
     });
-  }
-
-  /** The membership an invitation makes: the person's own in that account, or a new one. */
-  async invitedMembership(
-    invitation: InvitationRecord,
-    person: PersonRecord,
-    at: string,
-  ): Promise<{ record: UserRecord; isNew: boolean }> {
-    const current = await this.store.membershipOfPerson(invitation.account_id, person.id);
-    if (current) return { record: current, isNew: false };
-    return {
-      isNew: true,
-      record: {
-        id: newId('usr_'),
-        account_id: invitation.account_id,
-        email: invitation.email,
-        role: invitation.role,
-        idp_user_id: person.subject ?? person.id,
-        created_at: at,
-        person_id: person.id,
-      },
-    };
   }
 
   /** An invitation that may still be accepted, by its link's token. */
@@ -524,63 +392,6 @@ export class SignIns {
       organization.sso?.email_domains.includes(domain),
     );
   }
-
-  private async auditFailure(
-    person: PersonRecord | undefined,
-    email: string,
-    client: SignInClient,
-    reason: string,
-  ): Promise<void> {
-    if (!person) return;
-    const membership = (await this.store.membershipsOf(person.id))[0];
-    if (!membership) return;
-    const at = this.clock().toISOString();
-    await this.store.addAuditRecord({
-      ...audit(membership.account_id, at, 'sign_in.failed', null, membership.id, { email, reason }),
-      ip: client.ip,
-    });
-  }
-}
-
-/** The organization an account belongs to (every account has one). */
-export async function organizationOfAccount(
-  store: Store,
-  accountId: string,
-): Promise<OrganizationRecord> {
-  const account = await store.getAccount(accountId);
-  const organization = account?.organization_id
-    ? await store.getOrganization(account.organization_id)
-    : undefined;
-  if (!organization) throw new Error(`the account ${accountId} has no organization`);
-  return organization;
-}
-
-/** What an invitation's state is at `now`. */
-export function invitationStatus(
-  invitation: InvitationRecord,
-  now: Date,
-): 'pending' | 'accepted' | 'revoked' | 'expired' {
-  if (invitation.accepted_at !== null) return 'accepted';
-  if (invitation.revoked_at !== null) return 'revoked';
-  return Date.parse(invitation.expires_at) <= now.getTime() ? 'expired' : 'pending';
-}
-
-export function invitationAccepted(
-  invitation: InvitationRecord,
-  membership: UserRecord,
-  at: string,
-): AuditRecord {
-  return audit(
-    invitation.account_id,
-    at,
-    'invitation.accept',
-    { key: null, user: membership },
-    invitation.id,
-    {
-      email: invitation.email,
-      role: invitation.role,
-    },
-  );
 }
 
 function domainOf(email: string): string {

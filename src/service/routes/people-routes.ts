@@ -9,6 +9,7 @@ import type { OrganizationSettingsService } from '../domain/organization-setting
 import { pagedList } from '../domain/pages';
 import type { StartedSession } from '../domain/sessions';
 import type { SignIns } from '../domain/sign-ins';
+import type { PasswordSignIns } from '../domain/password-sign-ins';
 import { sessionRequestRefusal, type SessionCookies } from '../plugins/session-cookies';
 import { CREATED_KEY } from '../store/sql/keyset';
 import { authStatusOf } from './auth-routes';
@@ -19,6 +20,7 @@ export interface PeopleRoutesDeps {
   readonly invitations: Invitations;
   readonly settings: OrganizationSettingsService;
   readonly signIns: SignIns;
+  readonly passwordSignIns: PasswordSignIns;
   readonly cookies: SessionCookies;
 }
 
@@ -28,7 +30,7 @@ export function clientOf(request: FastifyRequest) {
 }
 
 export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDeps): void {
-  const { members, invitations, settings, signIns, cookies } = deps;
+  const { members, invitations, settings, signIns, passwordSignIns, cookies } = deps;
   const memberPages = pagedList('members', CREATED_KEY.length);
   const invitationPages = pagedList('invitations', CREATED_KEY.length);
 
@@ -55,7 +57,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
     fromConsole(request);
     return signedIn(
       reply,
-      await signIns.withPassword(body.email, body.password, clientOf(request)),
+      await passwordSignIns.withPassword(body.email, body.password, clientOf(request)),
     );
   });
 

@@ -5,7 +5,7 @@
  * that does not answer fails the sign-in within `timeoutSeconds`, never hangs it.
  */
 import * as client from 'openid-client';
-import type { VerifiedIdentity } from '../domain/sign-ins';
+import type { VerifiedIdentity } from '../domain/sso-identity';
 import type { OidcTransaction, RelyingParty, RelyingPartyConnection } from './sso-sign-ins';
 
 /** Why the provider's round trip failed: the provider said no, the state is not ours, or else. */
