@@ -234,4 +234,31 @@ describe(`retention (${testStoreKind()})`, () => {
     expect(config?.yaml).toBe(text);
     expect((await pruner().pruneOnce())?.packedConfigs).toBe(0);
   });
+
+  it('merges the label index, written a segment per transaction, until one is left', async () => {
+    for (let batch = 0; batch < 10; batch++) {
+      await database.rows(
+        `INSERT INTO configs (id, account_id, kind, label, yaml, revision, base_config_id, valid, error_count, warning_count, issues, created_at, updated_at)
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+         SELECT ? || '-' || i, ?, 'draft', ? || ' ' || i, '', 1, NULL, true, 0, 0, '[]', ?, ? FROM n
+         RETURNING id`,
+        `cfg_merge_${batch}`,
+        account.account_id,
+        `Merged ${batch}`,
+        daysAgo(1),
+        daysAgo(1),
+      );
+    }
+    const first = await pruner().pruneOnce();
+    // SQLite's FTS5 index is merged; PostgreSQL's pg_trgm index needs nothing of the kind.
+    if (testStoreKind() === 'sqlite') expect(first?.labelIndexMerges).toBeGreaterThan(0);
+    else expect(first?.labelIndexMerges).toBe(0);
+    expect((await pruner().pruneOnce())?.labelIndexMerges).toBe(0);
+    const { configs } = await database.store.listConfigs(
+      account.account_id,
+      { labelContains: 'merged 9 10' },
+      { limit: 20, after: undefined },
+    );
+    expect(configs.items.map((config) => config.label)).toEqual(['Merged 9 100', 'Merged 9 10']);
+  });
 });

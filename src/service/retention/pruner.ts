@@ -25,6 +25,9 @@ export interface RetentionSettings {
   readonly intervalMs: number;
   /** Rows one statement deletes at most. */
   readonly batchSize: number;
+  /** Pages of the label index merged per step, and steps a round at most. */
+  readonly labelIndexMergePages: number;
+  readonly labelIndexMergeSteps: number;
   /** Config texts compressed a round at most (each row its own write). */
   readonly packBatch: number;
   /** How long the lease lasts unless renewed: a pruner that died frees it after this. */
@@ -39,6 +42,8 @@ export const DEFAULT_RETENTION: RetentionSettings = {
   intervalMs: 60 * 60 * 1000,
   batchSize: 500,
   packBatch: 20,
+  labelIndexMergePages: 200,
+  labelIndexMergeSteps: 50,
   leaseMs: 5 * 60 * 1000,
 };
 
@@ -49,6 +54,8 @@ export interface PruneRound {
   readonly deletedWebhooks: { readonly rows: number; readonly batches: number };
   readonly sessions: { readonly rows: number; readonly batches: number };
   readonly packedConfigs: number;
+  /** Steps that merged some of the label index. */
+  readonly labelIndexMerges: number;
 }
 
 interface Log {
@@ -94,10 +101,22 @@ export class Pruner {
       const packedConfigs = this.closed
         ? 0
         : await this.store.packOldConfigTexts(this.settings.packBatch);
-      return { delivered, failed, deletedWebhooks, sessions, packedConfigs };
+      const labelIndexMerges = await this.mergeLabelIndex();
+      return { delivered, failed, deletedWebhooks, sessions, packedConfigs, labelIndexMerges };
     } finally {
       await this.store.releaseLease(PRUNING_LEASE, this.holder);
     }
+  }
+
+  /** Steps until the label index is one segment, or the round's steps are spent. */
+  private async mergeLabelIndex(): Promise<number> {
+    const { labelIndexMergePages: pages, labelIndexMergeSteps: steps } = this.settings;
+    let merged = 0;
+    while (!this.closed && merged < steps && (await this.store.mergeLabelIndex(pages))) {
+      merged += 1;
+      await nextTurn();
+    }
+    return merged;
   }
 
   /** Rounds every intervalMs from now on, the first one at once. */

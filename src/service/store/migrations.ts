@@ -387,6 +387,31 @@ const WRITTEN: readonly Written[] = [
      AND user_id IN (SELECT id FROM users WHERE role = 'admin');
   `,
   },
+  {
+    name: 'label search: each indexed label under its config rowid',
+    sqlite: `
+  -- The index's rows take their config's rowid (the order configs were stored in), so that
+  -- a search reads the matches newest first and stops once a page is full, and the triggers
+  -- find a config's row by rowid instead of reading every row.
+  DROP TRIGGER configs_label_search_insert;
+  DROP TRIGGER configs_label_search_update;
+  DROP TRIGGER configs_label_search_delete;
+  DELETE FROM configs_label_search;
+  INSERT INTO configs_label_search (rowid, label, config_id) SELECT rowid, label, id FROM configs;
+  CREATE TRIGGER configs_label_search_insert AFTER INSERT ON configs BEGIN
+    INSERT INTO configs_label_search (rowid, label, config_id) VALUES (new.rowid, new.label, new.id);
+  END;
+  CREATE TRIGGER configs_label_search_update AFTER UPDATE OF id, label ON configs BEGIN
+    DELETE FROM configs_label_search WHERE rowid = old.rowid;
+    INSERT INTO configs_label_search (rowid, label, config_id) VALUES (new.rowid, new.label, new.id);
+  END;
+  CREATE TRIGGER configs_label_search_delete AFTER DELETE ON configs BEGIN
+    DELETE FROM configs_label_search WHERE rowid = old.rowid;
+  END;
+  `,
+    // PostgreSQL's pg_trgm index stays as it is: it cannot hand matches over in order.
+    postgres: 'SELECT 1;',
+  },
 ];
 
 /**

@@ -17,6 +17,7 @@ export class PostgresStore extends SqlStore {
   protected readonly db: PostgresExecutor;
   readonly liveChanges: PostgresLiveChanges;
 
+  protected readonly labelIndex = 'unordered' as const;
   constructor(
     private readonly pool: PostgresPool,
     texts = new TextMemo(),
@@ -33,6 +34,11 @@ export class PostgresStore extends SqlStore {
     work: (tx: LockedConfigTransaction) => Promise<T>,
   ): Promise<T> {
     return this.db.write(unitOfWork(accountId, reads, work, this.texts));
+  }
+
+  /** pg_trgm's GIN index keeps itself (its pending list is flushed by autovacuum). */
+  mergeLabelIndex(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   checkHealth(): Promise<DatabaseState> {

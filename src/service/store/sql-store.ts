@@ -48,6 +48,8 @@ import type { FailureScope } from './sign-in-failures/sign-in-failures';
 
 export abstract class SqlStore implements Store {
   protected abstract readonly db: Executor;
+  /** Whether the label search's index reads matches newest first (and needs no window). */
+  protected abstract readonly labelIndex: configs.LabelIndexOrder;
   /** `texts`: what this store packed and unpacked lately (its own, never another store's). */
   constructor(protected readonly texts: TextMemo) {}
 
@@ -55,6 +57,7 @@ export abstract class SqlStore implements Store {
   protected readonly outboxQueued = new OutboxQueued();
 
   abstract checkHealth(): Promise<DatabaseState>;
+  abstract mergeLabelIndex(pages: number): Promise<boolean>;
   abstract close(): Promise<void>;
 
   hasAccounts() {
@@ -228,7 +231,7 @@ export abstract class SqlStore implements Store {
 
   /** One snapshot: a publish between two reads could show a live id not in the list. */
   listConfigs(accountId: string, filter: ConfigListFilter, page: PageRequest) {
-    return this.db.snapshot(configs.listConfigs(accountId, filter, page));
+    return this.db.snapshot(configs.listConfigs(accountId, filter, page, this.labelIndex));
   }
   getConfig(accountId: string, id: string) {
     return this.db.read(configs.getConfig(accountId, id, this.texts));

@@ -12,6 +12,7 @@ import { hasAccounts } from './accounts/accounts';
 import type { DatabaseState } from './health/database-health';
 import { SqliteLiveChanges } from './live-changes/live-changes-sqlite';
 import type { DeliveryKeyLookup, KeyPrincipal } from './records';
+import { mergeLabelIndex } from './retention/retention';
 import { RecentReading } from './sql/recent-reading';
 import { sql, type Row } from './sql/sql';
 import { SqliteExecutor } from './sql/sqlite-executor';
@@ -45,6 +46,8 @@ export class SqliteStore extends SqlStore {
   private readonly deliveryDataVersion: RecentReading<number>;
   private readonly principalDataVersion: RecentReading<number>;
 
+  /** FTS5 reads a label's matches in rowid order; pg_trgm hands them over unordered. */
+  protected readonly labelIndex = 'newest_first' as const;
   constructor(
     private readonly database: SqliteDatabase,
     texts = new TextMemo(),
@@ -109,6 +112,10 @@ export class SqliteStore extends SqlStore {
   };
 
   /** A read of the file: in WAL mode it does not wait for a writer, so it answers at once. */
+  mergeLabelIndex(pages: number): Promise<boolean> {
+    return this.db.writeOne(mergeLabelIndex(pages));
+  }
+
   async checkHealth(): Promise<DatabaseState> {
     try {
       this.db.readNow(hasAccounts());

@@ -55,8 +55,8 @@ const SUMMARY_COLUMNS = [
  * Open configs newest first, by kind and review (`none`: no review asked; `requested`: a
  * draft whose review was asked for); a null filter takes all. The label's filter follows.
  */
-const listFilters = (cast: string) =>
-  `SELECT ${SUMMARY_COLUMNS} FROM configs WHERE account_id = ? AND closed_at IS NULL
+const listFilters = (cast: string, from = 'configs', columns = SUMMARY_COLUMNS) =>
+  `SELECT ${columns} FROM ${from} WHERE account_id = ? AND closed_at IS NULL
      AND (?${cast} IS NULL OR kind = ?)
      AND (?${cast} IS NULL OR (? = 'none' AND (review IS NULL OR kind = 'published'))
           OR (? = 'requested' AND kind = 'draft' AND review IS NOT NULL))`;
@@ -85,22 +85,39 @@ const WINDOW_END = {
 };
 /**
  * The same, for a searched text of three characters or more (the term, then its LIKE
- * pattern), through the label's trigram index: SQLite's FTS5 table finds the candidates
- * (it folds case more widely than LIKE, so LIKE has the last word); PostgreSQL's pg_trgm
- * index serves ILIKE itself, and the term's test there says the same as the pattern.
+ * pattern), through the label's trigram index. SQLite's FTS5 table holds each label under
+ * its config's rowid and reads matches newest first, stopping once the page is full (it
+ * folds case more widely than LIKE, so LIKE has the last word); its pages follow the order
+ * configs were stored in, the cursor's config giving the rowid to go on below. PostgreSQL's
+ * pg_trgm index serves ILIKE itself but hands over every match unordered, to be sorted.
  */
-const LIST_CONFIGS_BY_TRIGRAMS = keysetQuery(
-  {
-    sqlite: `${listFilters('')}
-     AND id IN (SELECT config_id FROM configs_label_search
-                 WHERE configs_label_search MATCH '"' || replace(?, '"', '""') || '"')
-     AND label LIKE ? ESCAPE '\\'`,
-    postgres: `${listFilters('::text')}
-     AND position(lower(?::text) IN lower(label)) > 0 AND label ILIKE ? ESCAPE '\\'`,
-  },
-  CREATED_KEY,
-  'DESC',
-);
+const SEARCH_FROM =
+  'configs_label_search CROSS JOIN configs ON configs.rowid = configs_label_search.rowid';
+const SQLITE_SEARCH = `${listFilters(
+  '',
+  SEARCH_FROM,
+  SUMMARY_COLUMNS.split(', ')
+    .map((column) => `configs.${column}`)
+    .join(', '),
+)}
+     AND configs_label_search MATCH '"' || replace(?, '"', '""') || '"'
+     AND configs.label LIKE ? ESCAPE '\\'`;
+const SQLITE_SEARCH_ORDER = 'ORDER BY configs_label_search.rowid DESC LIMIT ?';
+const POSTGRES_SEARCH = `${listFilters('::text')}
+     AND position(lower(?::text) IN lower(label)) > 0 AND label ILIKE ? ESCAPE '\\'`;
+const POSTGRES_SEARCH_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT ?';
+export const LIST_CONFIGS_BY_TRIGRAMS: KeysetQuery = {
+  first: dialects({
+    sqlite: `${SQLITE_SEARCH} ${SQLITE_SEARCH_ORDER}`,
+    postgres: `${POSTGRES_SEARCH} ${POSTGRES_SEARCH_ORDER}`,
+  }),
+  after: dialects({
+    sqlite: `${SQLITE_SEARCH}
+     AND configs_label_search.rowid < (SELECT rowid FROM configs WHERE created_at = ? AND id = ?)
+     ${SQLITE_SEARCH_ORDER}`,
+    postgres: `${POSTGRES_SEARCH} AND (created_at, id) < (?, ?) ${POSTGRES_SEARCH_ORDER}`,
+  }),
+};
 /** A trigram index finds nothing shorter than a trigram: shorter texts are searched by a scan. */
 const TRIGRAM = 3;
 /** Configs read in order before the trigram index is asked, per item of the page. */
@@ -206,10 +223,14 @@ export interface ConfigListFilter {
   readonly labelContains?: string | undefined;
 }
 
+/** Whether the store's label index hands matches over newest first (SQLite's) or not. */
+export type LabelIndexOrder = 'newest_first' | 'unordered';
+
 export function* listConfigs(
   accountId: string,
   filter: ConfigListFilter,
   page: PageRequest,
+  labelIndex: LabelIndexOrder,
 ): Op<{ configs: Page<ConfigSummaryRow>; liveId: string | undefined }> {
   const kind = filter.kind ?? null;
   const review = filter.review ?? null;
@@ -222,6 +243,10 @@ export function* listConfigs(
   if (term === undefined || [...term].length < TRIGRAM) {
     return { configs: yield* read(LIST_CONFIGS, params), liveId };
   }
+  const byTrigrams = [accountId, kind, kind, review, review, review, term, pattern];
+  if (labelIndex === 'newest_first') {
+    return { configs: yield* read(LIST_CONFIGS_BY_TRIGRAMS, byTrigrams), liveId };
+  }
   // A term most labels hold fills the page from the newest configs at once, while the
   // index would hand over every match to be sorted; so a window of the newest is read
   // first, and the index asked only when the window holds less than a page.
@@ -233,7 +258,6 @@ export function* listConfigs(
   if (end === undefined) return { configs: yield* read(LIST_CONFIGS, params), liveId };
   const windowed = yield* read(LIST_CONFIGS_IN_WINDOW, [...params, end.created_at, end.id]);
   if (windowed.next !== undefined) return { configs: windowed, liveId };
-  const byTrigrams = [accountId, kind, kind, review, review, review, term, pattern];
   return { configs: yield* read(LIST_CONFIGS_BY_TRIGRAMS, byTrigrams), liveId };
 }
 

@@ -17,6 +17,11 @@ export interface PruningStore {
   pruneSessions(before: string, limit: number): Promise<number>;
   /** At most `limit` failed sign-ins older than `before`; how many. */
   pruneSignInFailures(before: string, limit: number): Promise<number>;
+  /**
+   * Merges the label search index's segments, about `pages` pages of work; whether there
+   * was anything to merge (PostgreSQL's index needs nothing of the kind: always false).
+   */
+  mergeLabelIndex(pages: number): Promise<boolean>;
   /** Compresses up to `limit` config texts stored before compression; how many it found. */
   packOldConfigTexts(limit: number): Promise<number>;
 }

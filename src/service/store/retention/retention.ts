@@ -5,7 +5,7 @@
  */
 import type { TextMemo } from '../configs/stored-text';
 import { setPacked, unpackedConfigs } from '../configs/configs';
-import { run, sql, type Executor, type Op } from '../sql/sql';
+import { get, run, sql, type Executor, type Op } from '../sql/sql';
 
 /** Taken when free, expired or already ours; `excluded` is the row offered. */
 const TAKE_LEASE = sql(
@@ -14,6 +14,25 @@ const TAKE_LEASE = sql(
    WHERE leases.expires_at <= ? OR leases.holder = excluded.holder`,
 );
 const RELEASE_LEASE = sql('DELETE FROM leases WHERE name = ? AND holder = ?');
+
+/**
+ * SQLite's label index gains a segment per write; a search reads every segment, so they are
+ * merged in the background, about `pages` pages of work per statement (a negative count:
+ * every segment is eligible, as 'optimize' would, but a step at a time).
+ */
+const MERGE_LABEL_INDEX = sql(
+  "INSERT INTO configs_label_search (configs_label_search, rank) VALUES ('merge', ?)",
+);
+const TOTAL_CHANGES = sql('SELECT total_changes() AS changes');
+
+/** One step of merging SQLite's label index; whether it found anything to merge. */
+export function* mergeLabelIndex(pages: number): Op<boolean> {
+  const before = yield* get(TOTAL_CHANGES);
+  yield* run(MERGE_LABEL_INDEX, -pages);
+  const after = yield* get(TOTAL_CHANGES);
+  // The command counts as one change itself; a merge writes more (FTS5's own test).
+  return Number(after?.changes) - Number(before?.changes) >= 2;
+}
 
 /** Settled deliveries by when they settled (made, for one never attempted), oldest index first. */
 const PRUNE_DELIVERIES = sql(
