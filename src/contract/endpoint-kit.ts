@@ -24,6 +24,7 @@ export type EndpointTag =
   | 'webhooks'
   | 'audit'
   | 'people'
+  | 'environments'
   | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */

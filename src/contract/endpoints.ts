@@ -48,6 +48,7 @@ import {
 import { deliveryEndpoints } from './delivery-endpoints';
 import { endpoint, problems, type Endpoint } from './endpoint-kit';
 import { webhookEndpoints } from './webhook-endpoints';
+import { environmentEndpoints } from './environment-endpoints';
 import { peopleEndpoints } from './people-endpoints';
 
 export {
@@ -381,6 +382,7 @@ export const contract = {
   ...deliveryEndpoints,
   ...webhookEndpoints,
   ...peopleEndpoints,
+  ...environmentEndpoints,
 } as const satisfies Record<string, Endpoint>;
 
 export type Contract = typeof contract;

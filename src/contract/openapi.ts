@@ -129,6 +129,8 @@ const TAGS: Record<Endpoint['tag'], string> = {
   webhooks: 'Signed POSTs to your endpoints when configs are published or A/B tests change',
   audit: 'Who changed what, when and from where: read by page or exported for a SIEM',
   people: 'Signing in, sessions, members, invitations and the sign-in settings',
+  environments:
+    "The organization's accounts as environments, promotion between them, scheduled changes",
   meta: 'Probes and this document',
 };
 

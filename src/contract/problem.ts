@@ -18,6 +18,10 @@ export const PROBLEM_CODES = {
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
   api_key_revoked: { status: 401, title: 'The API key was revoked' },
   api_key_expired: { status: 401, title: 'The API key has expired' },
+  account_required: {
+    status: 400,
+    title: 'Name the account to act on in X-Account-Id',
+  },
   session_expired: { status: 401, title: 'The session has expired; sign in again' },
   session_revoked: { status: 401, title: 'The session was ended; sign in again' },
   sign_in_failed: { status: 401, title: 'The email or password is not right' },

@@ -6,7 +6,7 @@
 import { described, wholeNumber, z } from './zod';
 import { timestampSchema } from './timestamp';
 
-export const WEBHOOK_EVENTS = ['config.published', 'ab_test.changed'] as const;
+export const WEBHOOK_EVENTS = ['config.published', 'ab_test.changed', 'schedule.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What "send a test event" sends: never one of the events an endpoint subscribes to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

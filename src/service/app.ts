@@ -78,6 +78,15 @@ import type { UrlPolicy } from './webhooks/url-policy';
 import { registerWebhookSender } from './webhooks/register-sender';
 import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
 import { registerPruner } from './retention/register-pruner';
+import { Environments } from './domain/environments';
+import { Schedules } from './domain/schedules';
+import { registerEnvironmentRoutes } from './routes/environment-routes';
+import {
+  DEFAULT_SCHEDULER,
+  registerScheduler,
+  Scheduler,
+  type SchedulerSettings,
+} from './scheduling/scheduler';
 import type { WebhookSendingOptions } from './webhooks/sender-wiring';
 
 export interface AppOptions {
@@ -119,6 +128,8 @@ export interface AppOptions {
    * often the pruner runs (DEFAULT_RETENTION's where absent); `false`: no pruner (tests).
    */
   readonly retention?: Partial<RetentionSettings> | false;
+  /** Scheduled changes: how often an instance looks for due ones; `false`: none run (tests). */
+  readonly scheduler?: Partial<SchedulerSettings> | false;
   /** Sign-in and sessions: the public URL, session lengths, the default SSO connection. */
   readonly people?: PeopleSettings;
 }
@@ -246,6 +257,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientKeyRoutes(app, clientKeys);
   registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, new AuditTrail(store));
+  const schedules = new Schedules(store, clock, configs);
+  registerEnvironmentRoutes(app, { environments: new Environments(store, clock), schedules });
+  if (options.scheduler !== false) {
+    const settings = { ...DEFAULT_SCHEDULER, ...options.scheduler };
+    registerScheduler(app, new Scheduler(store, schedules, clock, settings, app.log));
+  }
   if (options.webhookSender !== false) {
     registerWebhookSender(app, store, clock, { ...options.webhookSender, policy: urlPolicy });
   }

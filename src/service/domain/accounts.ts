@@ -59,7 +59,7 @@ export class Accounts {
       account: {
         id: accountId,
         name: input.name,
-        account_type: input.accountType ?? 'standard',
+        account_type: input.accountType ?? 'production',
         idp_organization_id: organizationId,
         created_at: at,
       },

@@ -16,7 +16,8 @@ import {
 } from '../edit-work/edit-task';
 import { newId } from '../ids';
 import type { ConfigRecordRow, Principal } from '../store/records';
-import type { LockedConfigTransaction, Store } from '../store/store';
+import type { ConfigTransaction, LockedConfigTransaction, Store } from '../store/store';
+import type { WithinUnit } from './config-service';
 import type { Clock } from './clock';
 import { refuseEdit } from './edit-refusals';
 import { OneAtATime } from './one-at-a-time';
@@ -63,8 +64,18 @@ export class ConfigEdits {
     principal: Principal,
     request: ConfigEditRequest,
     expected?: ExpectedTarget,
+    within?: WithinUnit,
   ): Promise<EditOutcome> {
     const accountId = principal.account.id;
+    const stored = (
+      tx: ConfigTransaction,
+      target: ConfigRecordRow,
+      computed: ComputedEdit,
+    ): EditOutcome => {
+      const outcome = storeEdit(tx, principal, request, target, computed);
+      within?.(tx, outcome.result.id);
+      return outcome;
+    };
     if (expected !== undefined && request.base_revision !== undefined) {
       throw refuseEdit({
         kind: 'bad_base_revision',
@@ -87,7 +98,7 @@ export class ConfigEdits {
               prepared,
               runEditTask(new DocumentCache(0), prepared.task),
             );
-            return storeEdit(tx, principal, request, target, computed);
+            return stored(tx, target, computed);
           });
         }
         if (attempt > 1 && this.store.changeConfigsWhileLocked) {
@@ -96,7 +107,7 @@ export class ConfigEdits {
             // Read on the unit's connection: the pool may have none left to lend.
             const merge = await this.mergeTask(tx, request, target);
             const computed = await this.compute(principal, request, target, expected, merge);
-            return storeEdit(tx, principal, request, target, computed);
+            return stored(tx, target, computed);
           });
         }
         const liveId = request.config_id ? undefined : await this.store.getLiveId(accountId);
@@ -108,7 +119,7 @@ export class ConfigEdits {
         const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
           const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
           if (current.id !== target.id || current.revision !== target.revision) return 'stale';
-          return storeEdit(tx, principal, request, target, computed);
+          return stored(tx, target, computed);
         });
         if (outcome !== 'stale') return outcome;
       }

@@ -32,6 +32,12 @@ export interface ConfigListFilters {
   readonly q?: string | undefined;
 }
 
+/**
+ * More writes for the change's own unit of work, given the config it stored: they commit with
+ * it or not at all (a scheduled change marks itself done this way).
+ */
+export type WithinUnit = (tx: ConfigTransaction, resultConfigId: string) => void;
+
 export class ConfigService {
   private readonly edits: ConfigEdits;
 
@@ -129,12 +135,18 @@ export class ConfigService {
     principal: Principal,
     request: ConfigEditRequest,
     expected?: ExpectedTarget,
+    within?: WithinUnit,
   ): Promise<EditOutcome> {
-    return this.edits.edit(principal, request, expected);
+    return this.edits.edit(principal, request, expected, within);
   }
 
   /** POST /configs/{id}/publish: a valid draft becomes a new published version, live. */
-  async publish(principal: Principal, id: string, summary?: string): Promise<ConfigRecord> {
+  async publish(
+    principal: Principal,
+    id: string,
+    summary?: string,
+    within?: WithinUnit,
+  ): Promise<ConfigRecord> {
     const at = this.clock().toISOString();
     const publishedId = await this.store.changeConfigs(
       principal.account.id,
@@ -142,7 +154,10 @@ export class ConfigService {
       (tx) => {
         const draft = tx.get(id);
         if (!draft) throw notFound(`The config ${id}`);
-        return publishDraft(tx, principal, draft, summary?.trim() || draft.label, at, 'publish');
+        const label = summary?.trim() || draft.label;
+        const published = publishDraft(tx, principal, draft, label, at, 'publish');
+        within?.(tx, published);
+        return published;
       },
     );
     return this.get(principal, publishedId);

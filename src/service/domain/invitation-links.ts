@@ -44,6 +44,7 @@ export async function invitedMembership(
 ): Promise<{ record: UserRecord; isNew: boolean }> {
   const current = await store.membershipOfPerson(invitation.account_id, person.id);
   if (current) return { record: current, isNew: false };
+  const elsewhere = (await store.membershipsOf(person.id)).length > 0;
   return {
     isNew: true,
     record: {
@@ -51,9 +52,22 @@ export async function invitedMembership(
       account_id: invitation.account_id,
       email: invitation.email,
       role: invitation.role,
-      idp_user_id: person.subject ?? person.id,
+      idp_user_id: membershipIdpUserId(person, invitation.account_id, elsewhere),
       created_at: at,
       person_id: person.id,
     },
   };
+}
+
+/**
+ * A membership's idp_user_id, unique across memberships: the person's own id for their first,
+ * qualified by the account for a person who is a member of several accounts.
+ */
+export function membershipIdpUserId(
+  person: PersonRecord,
+  accountId: string,
+  elsewhere: boolean,
+): string {
+  const own = person.subject ?? person.id;
+  return elsewhere ? `${own}@${accountId}` : own;
 }

@@ -11,6 +11,10 @@ export const LIMITS = {
   client_keys: 100,
   /** API keys of one person, revoked and expired ones left out. */
   api_keys_per_person: 50,
+  /** Accounts (environments) of one organization. */
+  accounts_per_organization: 20,
+  /** Schedules of an account waiting to run. */
+  pending_schedules: 100,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -22,6 +26,10 @@ const REFUSALS: Readonly<Record<LimitName, (value: number) => string>> = {
     `The account already has ${value} client keys in use, the most it may have: revoke one before creating another`,
   api_keys_per_person: (value) =>
     `This person already has ${value} active API keys, the most one may have: revoke one before creating another`,
+  accounts_per_organization: (value) =>
+    `The organization already has ${value} accounts, the most it may have`,
+  pending_schedules: (value) =>
+    `The account already has ${value} scheduled changes waiting, the most it may have: cancel one before scheduling another`,
 };
 
 /** Refuses the create that would pass the limit `name`. */

@@ -38,7 +38,9 @@ export type RefusalKind =
   /** Too many failed sign-ins: wait `retryAfterSeconds`. */
   | 'too_many_tries'
   /** The caller may not do this here (password sign-in turned off, another person's link). */
-  | 'not_permitted';
+  | 'not_permitted'
+  /** A caller reaching several accounts sent no X-Account-Id where one is needed. */
+  | 'account_required';
 
 /** The limit a `limit_reached` refusal names, and its value. */
 export interface RefusedLimit {

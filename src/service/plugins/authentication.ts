@@ -15,6 +15,8 @@ import type { Permission } from '../../contract/auth-status';
 import { CLIENT_KEY_PREFIX } from '../../contract/delivery';
 import { API_BASE_PATH } from '../../contract/endpoint-kit';
 import type { UnauthenticatedCode } from '../../contract/problem';
+import { ACCOUNT_HEADER } from '../../contract/environments';
+import { AccountSelection } from '../domain/account-selection';
 import { HttpProblem } from '../http-problem';
 import { hashSecret, isWellFormedSecret } from '../domain/api-key-secrets';
 import type { Clock } from '../domain/clock';
@@ -26,6 +28,16 @@ import type { Store } from '../store/store';
 const REALM = 'Bearer realm="provisioning"';
 /** `GET /auth/status`: read without extending the session's idle time. */
 const STATUS_ROUTE = `${API_BASE_PATH}/auth/status`;
+/**
+ * Routes about the person rather than one account: a session reaching several accounts
+ * needs no X-Account-Id there (and acts on the account it was started in).
+ */
+const PERSON_LEVEL_ROUTES: ReadonlySet<string> = new Set(
+  ['/auth/status', '/accounts', '/auth/logout', '/auth/refresh', '/sessions', '/sessions/{id}'].map(
+    (path) => `${API_BASE_PATH}${path}`,
+  ),
+);
+const MAX_ACCOUNT_ID_LENGTH = 100;
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -143,6 +155,7 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
   { store, clock, sessions, cookies },
 ) => {
   const rememberedHashes = new RememberedHashes();
+  const selection = new AccountSelection(store);
 
   /** The session named by the request's cookie, judged now. */
   const identifySession = async (request: FastifyRequest, token: string): Promise<void> => {
@@ -214,9 +227,31 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
     else done();
   };
 
+  /** The principal acting on the account the request names, if it names another. */
+  const actingOn = (request: FastifyRequest, principal: Principal): Eventually<Principal> => {
+    const named = request.headers[ACCOUNT_HEADER];
+    if (Array.isArray(named) || (named !== undefined && named.length > MAX_ACCOUNT_ID_LENGTH)) {
+      throw HttpProblem.of('invalid_request', 'Send one X-Account-Id naming an account (acc_…)');
+    }
+    const personLevel = PERSON_LEVEL_ROUTES.has(request.routeOptions.url ?? '');
+    if (named === undefined ? !principal.session || personLevel : named === principal.account.id)
+      return principal;
+    return selection.actOn(principal, named, personLevel).then((acting) => {
+      request.principal = acting;
+      return acting;
+    });
+  };
+
   const admitIdentified = (request: FastifyRequest): Eventually<Principal> => {
-    const principal = request.principal;
-    if (principal === undefined) throw unauthorized(request.keyRefusal ?? 'missing');
+    const identified = request.principal;
+    if (identified === undefined) throw unauthorized(request.keyRefusal ?? 'missing');
+    const acting = actingOn(request, identified);
+    return acting instanceof Promise
+      ? acting.then((principal) => admitActing(request, principal))
+      : admitActing(request, acting);
+  };
+
+  const admitActing = (request: FastifyRequest, principal: Principal): Eventually<Principal> => {
     const now = clock();
     if (principal.session) {
       const refusal = sessionRequestRefusal(request, cookies.serviceOrigin(request));

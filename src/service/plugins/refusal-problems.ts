@@ -31,6 +31,7 @@ const REFUSAL_PROBLEMS: Readonly<Record<RefusalKind, ProblemCode>> = {
   conflict: 'conflict',
   too_many_tries: 'rate_limited',
   not_permitted: 'forbidden',
+  account_required: 'account_required',
 };
 
 /** The problem code an operation's refusal is answered with (its own code names it). */

@@ -50,7 +50,7 @@ export function authStatusOf(principal: Principal, expiry?: SessionExpiry): Auth
   }
   // In the contract's order: the compiled serializer writes fields in that order anyway.
   return {
-    idp_organization_id: account.idp_organization_id,
+    idp_organization_id: account.organization_id ?? account.idp_organization_id,
     ...(key ? { auth_type: 'api_key' as const } : {}),
     email: user.email,
     idp_user_id: user.idp_user_id,

@@ -412,6 +412,62 @@ const WRITTEN: readonly Written[] = [
     // PostgreSQL's pg_trgm index stays as it is: it cannot hand matches over in order.
     postgres: 'SELECT 1;',
   },
+  {
+    name: 'environments: account types, protected accounts, organization owners, schedules',
+    sqlite: `
+  -- An environment is one of an organization's accounts: production, staging or development.
+  -- Accounts made before were the one account of their organization: production, and left
+  -- unprotected, so that nobody is asked to type its name where nobody was before.
+  ALTER TABLE accounts ADD COLUMN protected INTEGER NOT NULL DEFAULT 0;
+  UPDATE accounts SET account_type = 'production'
+   WHERE account_type NOT IN ('production', 'staging', 'development');
+
+  -- Who may make the organization's accounts and act on any of them: the person who made the
+  -- organization, and those they name. Before, that was the first admin of its account.
+  CREATE TABLE organization_owners (
+    organization_id TEXT NOT NULL REFERENCES organizations(id),
+    person_id TEXT NOT NULL REFERENCES people(id),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (organization_id, person_id)
+  );
+  INSERT INTO organization_owners (organization_id, person_id, created_at)
+    SELECT a.organization_id,
+           (SELECT u.person_id FROM users u
+             WHERE u.account_id = a.id AND u.role = 'admin' AND u.person_id IS NOT NULL
+               AND u.removed_at IS NULL
+             ORDER BY u.created_at, u.id LIMIT 1),
+           a.created_at
+      FROM accounts a
+     WHERE EXISTS (SELECT 1 FROM users u
+                    WHERE u.account_id = a.id AND u.role = 'admin' AND u.person_id IS NOT NULL
+                      AND u.removed_at IS NULL)
+    ON CONFLICT DO NOTHING;
+
+  -- A publish or one A/B step at a time, run once by whichever instance claims it first; a
+  -- claim lasts until claimed_until, after which another instance may take it over.
+  CREATE TABLE schedules (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    config_id TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('publish', 'ab_test')),
+    operations TEXT,
+    summary TEXT,
+    run_at TEXT NOT NULL,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    api_key_id TEXT REFERENCES api_keys(id),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed', 'cancelled')),
+    claimed_by TEXT,
+    claimed_until TEXT,
+    reason TEXT,
+    result_config_id TEXT,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  CREATE INDEX schedules_due ON schedules(run_at) WHERE status IN ('pending', 'running');
+  CREATE INDEX schedules_by_account ON schedules(account_id, created_at);
+  CREATE INDEX schedules_by_config ON schedules(config_id) WHERE status = 'pending';
+  `,
+  },
 ];
 
 /**

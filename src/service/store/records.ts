@@ -1,6 +1,7 @@
 /** The rows the store keeps, as the service sees them. */
 import type { Permission, Role } from '../../contract/auth-status';
 import type { ConfigKind } from '../../contract/config-edit';
+import type { ScheduleStatus } from '../../contract/environments';
 import type { HistoryAction } from '../../contract/configs';
 import type { Operation, TextChange } from '../../contract/operations';
 import type { ReviewVerdict } from '../../contract/reviews';
@@ -16,6 +17,8 @@ export interface AccountRecord {
   readonly created_at: string;
   /** The organization it belongs to (every account has one since people sign in). */
   readonly organization_id?: string | null;
+  /** Whether the console asks for the name before a change goes live (read where listed). */
+  readonly protected?: boolean;
 }
 
 /** A person's membership of an account, with their role in it. */
@@ -286,3 +289,29 @@ export interface WebhookDeliveryRecord {
 
 /** The event data of a unit of work, built only when some endpoint subscribes to it. */
 export type EventData = () => Readonly<Record<string, unknown>>;
+
+/** A change scheduled to run at a time (a publish, or one A/B step). */
+export interface ScheduleRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly config_id: string;
+  readonly action: 'publish' | 'ab_test';
+  /** For an A/B step: its one lifecycle operation. */
+  readonly operations: readonly Operation[] | null;
+  readonly summary: string | null;
+  readonly run_at: string;
+  readonly user_id: string;
+  readonly api_key_id: string | null;
+  readonly status: ScheduleStatus;
+  readonly claimed_by: string | null;
+  readonly claimed_until: string | null;
+  readonly reason: string | null;
+  readonly result_config_id: string | null;
+  readonly created_at: string;
+  readonly finished_at: string | null;
+}
+
+/** A schedule with the email of whom it runs as. */
+export interface ScheduleRow extends ScheduleRecord {
+  readonly email: string;
+}

@@ -40,8 +40,12 @@ import * as invitations from './invitations/invitations';
 import * as people from './people/people';
 import type { OrganizationSettingsChange } from './people/people';
 import type { SessionsOf } from './people/people-store';
+import type { EventData, ScheduleRecord } from './records';
+import type { WebhookEvent } from '../../contract/webhooks';
 import * as signIns from './people/sign-ins';
 import type { SignInWrites } from './people/sign-ins';
+import * as environments from './environments/environments';
+import * as schedules from './schedules/schedules';
 import * as sessions from './sessions/sessions';
 import * as signInFailures from './sign-in-failures/sign-in-failures';
 import type { FailureScope } from './sign-in-failures/sign-in-failures';
@@ -328,5 +332,62 @@ export abstract class SqlStore implements Store {
   }
   packOldConfigTexts(limit: number) {
     return retention.packOldConfigTexts(this.db, limit, this.texts);
+  }
+
+  accountsOfPerson(personId: string) {
+    return this.db.read(environments.accountsOfPerson(personId));
+  }
+  accountMembershipOf(personId: string, accountId: string) {
+    return this.db.read(environments.accountMembershipOf(personId, accountId));
+  }
+  isOrganizationOwner(organizationId: string, personId: string) {
+    return this.db.read(environments.isOrganizationOwner(organizationId, personId));
+  }
+  organizationOwners(organizationId: string) {
+    return this.db.read(environments.organizationOwners(organizationId));
+  }
+  addEnvironment(input: environments.NewEnvironment, limit: number) {
+    return this.db.write(environments.addEnvironment(input, this.texts, limit));
+  }
+  updateAccount(
+    id: string,
+    change: { readonly name?: string; readonly protected?: boolean },
+    audit: AuditRecord,
+  ) {
+    return this.db.write(environments.updateAccount(id, change, audit));
+  }
+
+  insertSchedule(schedule: ScheduleRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(schedules.insertSchedule(schedule, audit, limit));
+  }
+  getSchedule(accountId: string, id: string) {
+    return this.db.read(schedules.getSchedule(accountId, id));
+  }
+  listSchedules(accountId: string, filter: schedules.ScheduleFilter, page: PageRequest) {
+    return this.db.read(schedules.listSchedules(accountId, filter, page));
+  }
+  pendingSchedulesOf(accountId: string, configId: string) {
+    return this.db.read(schedules.pendingSchedulesOf(accountId, configId));
+  }
+  cancelSchedule(accountId: string, id: string, at: string, audit: AuditRecord) {
+    return this.db.write(schedules.cancelSchedule(accountId, id, at, audit));
+  }
+  dueSchedules(now: string, limit: number) {
+    return this.db.read(schedules.dueSchedules(now, limit));
+  }
+  claimSchedule(id: string, holder: string, now: string, until: string) {
+    return this.db.write(schedules.claimSchedule(id, holder, now, until));
+  }
+  failSchedule(
+    schedule: ScheduleRecord,
+    holder: string,
+    outcome: schedules.ScheduleOutcome,
+    audit: AuditRecord,
+    event: { readonly type: WebhookEvent; readonly data: EventData },
+  ) {
+    return this.db.write(schedules.failSchedule(schedule, holder, outcome, audit, event));
+  }
+  nextRunAt() {
+    return this.db.read(schedules.nextRunAt());
   }
 }

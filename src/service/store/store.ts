@@ -12,6 +12,8 @@
 import type { SignInThrottleStore } from './sign-in-failures/sign-in-failures-store';
 import type { PeopleStore } from './people/people-store';
 import type { PruningStore } from './retention/pruning-store';
+import type { EnvironmentStore, ScheduleStore } from './environments/environment-store';
+import type { ScheduleOutcome } from './schedules/schedules';
 
 import type { AccountPolicy } from '../../contract/reviews';
 
@@ -104,6 +106,11 @@ export interface ConfigTransaction {
    * `data` is called only when some endpoint subscribes, at most once.
    */
   addWebhookEvents(type: WebhookEvent, at: string, data: EventData): void;
+  /**
+   * Marks a claimed schedule settled with this unit of work; the whole unit rolls back when
+   * `holder` has lost its claim, so a scheduled change is never made twice.
+   */
+  settleSchedule(id: string, holder: string, outcome: ScheduleOutcome): void;
 }
 
 export interface NewAccount {
@@ -116,7 +123,14 @@ export interface NewAccount {
   readonly audit: AuditRecord;
 }
 
-export interface Store extends WebhookOutbox, PruningStore, PeopleStore, SignInThrottleStore {
+export interface Store
+  extends
+    WebhookOutbox,
+    PruningStore,
+    PeopleStore,
+    SignInThrottleStore,
+    EnvironmentStore,
+    ScheduleStore {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;

@@ -70,6 +70,8 @@ export interface TestServiceOptions {
   readonly webhookSender?: Exclude<AppOptions['webhookSender'], false>;
   /** Sign-in and sessions (the defaults when absent). */
   readonly people?: AppOptions['people'];
+  /** Scheduled changes run only when asked for (their own tests). */
+  readonly scheduler?: AppOptions['scheduler'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -108,6 +110,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.people ? { people: options.people } : {}),
     // Pruning has its own tests (retention/pruner.test.ts), which run it by hand.
     retention: false,
+    scheduler: options.scheduler ?? false,
   });
   const account = await createAccount(store, {
     name: 'Test account',

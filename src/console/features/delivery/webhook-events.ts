@@ -4,6 +4,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT, type WebhookEvent } from '../../../
 export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEvent, string>> = {
   'config.published': 'A config is published',
   'ab_test.changed': 'An A/B test changes (started, ended, promoted, updated or deleted)',
+  'schedule.failed': 'A scheduled change could not run',
 };
 
 /** "A config is published" for a known event, "Test event" for the test; else the name. */

@@ -2,6 +2,7 @@
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { TextMemo } from '../configs/stored-text';
+import { addOrganizationOwner, getAccountRecord } from '../environments/environments';
 import { findPersonByEmail, insertOrganization, insertPerson } from '../people/people';
 import { MEMBERSHIP_COLUMNS } from '../people/rows';
 import type { AccountRecord, AuditRecord, PersonRecord, UserRecord } from '../records';
@@ -19,7 +20,6 @@ const ACCOUNT_COLUMNS = [
 
 const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
 const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
-const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
 const INSERT_USER = insertInto('users', MEMBERSHIP_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
 const ORGANIZATION_OF_ACCOUNT = sql('SELECT organization_id FROM accounts WHERE id = ?');
@@ -50,6 +50,11 @@ export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
     ...valuesOf({ ...input.account, organization_id: input.organization.id }, ACCOUNT_COLUMNS),
   );
   yield* insertPerson(input.ownerPerson);
+  yield* addOrganizationOwner(
+    input.organization.id,
+    input.ownerPerson.id,
+    input.account.created_at,
+  );
   yield* run(INSERT_USER, ...valuesOf(input.owner, MEMBERSHIP_COLUMNS));
   yield* insertConfig(input.firstConfig, texts);
   yield* setLive(input.account.id, input.firstConfig.id);
@@ -58,7 +63,7 @@ export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
 }
 
 export function* getAccount(id: string): Op<AccountRecord | undefined> {
-  return (yield* get(GET_ACCOUNT, id)) as AccountRecord | undefined;
+  return yield* getAccountRecord(id);
 }
 
 export function* createUser(

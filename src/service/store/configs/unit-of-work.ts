@@ -12,6 +12,7 @@ import type { ConfigRecordRow, EventData } from '../records';
 import { addReview, setConfigReview, toPolicy } from '../reviews/reviews';
 import { all, call, dialects, get, liveChanged, run, type Nested, type Op } from '../sql/sql';
 import { checkDeclaredRead, type ConfigReads, type LockedConfigTransaction } from '../store';
+import { settleSchedule } from '../schedules/schedules';
 import { allWebhooks } from '../webhooks/webhooks';
 import {
   addHistory,
@@ -112,6 +113,7 @@ export function* unitOfWork<T>(
     },
     addReview: (review) => writes.push(addReview(review)),
     addWebhookEvents: (type, at, data) => events.push({ type, at, data }),
+    settleSchedule: (id, holder, outcome) => writes.push(settleSchedule(id, holder, outcome)),
     getConfig: (id) => nested(getConfig(accountId, id, texts)),
     historyAfter: (configId, revision) =>
       nested(historyAfter(accountId, configId, revision, texts)),

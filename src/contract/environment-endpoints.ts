@@ -1,0 +1,104 @@
+/**
+ * The contract table's environment endpoints (docs/environments.md): the organization's
+ * accounts, and changes scheduled to run at a time.
+ */
+import { endpoint, problems } from './endpoint-kit';
+import {
+  accountListSchema,
+  accountParamsSchema,
+  accountSchema,
+  createAccountSchema,
+  createdAccountSchema,
+  createScheduleSchema,
+  scheduleListQuerySchema,
+  scheduleListSchema,
+  scheduleParamsSchema,
+  scheduleSchema,
+  updateAccountSchema,
+} from './environments';
+
+export const environmentEndpoints = {
+  listAccounts: endpoint({
+    method: 'GET',
+    path: '/accounts',
+    summary: "The accounts of the caller's organization the caller is a member of, with their role",
+    description:
+      'Production first, then staging, then development. A session needs no X-Account-Id here.',
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: null,
+    responses: { 200: accountListSchema, ...problems(401, 403, 429, 503) },
+  }),
+  createAccount: endpoint({
+    method: 'POST',
+    path: '/accounts',
+    summary: 'Create an account (an environment) in the organization; its creator is its admin',
+    description:
+      "Organization owners only (403 otherwise). copy_from starts it from a copy of another account's live config, and its first history entry says from where. 409 limit_reached past 20 accounts.",
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: null,
+    body: createAccountSchema,
+    bodyRequired: true,
+    responses: {
+      201: createdAccountSchema,
+      ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    },
+  }),
+  updateAccount: endpoint({
+    method: 'PATCH',
+    path: '/accounts/{account_id}',
+    summary: "Rename an account, or protect it (that account's admins)",
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: null,
+    params: accountParamsSchema,
+    body: updateAccountSchema,
+    bodyRequired: true,
+    responses: { 200: accountSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503) },
+  }),
+  createSchedule: endpoint({
+    method: 'POST',
+    path: '/schedules',
+    summary: 'Schedule a publish, or one A/B test step, to run at a time',
+    description:
+      'At its time (within 5 seconds, once across every instance, across restarts) it runs as the person who scheduled it would run it by hand then: their permission and the review policy are checked at that moment. When it cannot run, nothing changes and it ends failed with the reason in words, in the audit trail and as a schedule.failed webhook event.',
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:publish',
+    body: createScheduleSchema,
+    bodyRequired: true,
+    responses: {
+      201: scheduleSchema,
+      ...problems(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    },
+  }),
+  listSchedules: endpoint({
+    method: 'GET',
+    path: '/schedules',
+    summary: "The account's scheduled changes, newest first, with their outcome",
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:read',
+    paged: true,
+    query: scheduleListQuerySchema,
+    responses: { 200: scheduleListSchema, ...problems(400, 401, 403, 429, 503) },
+  }),
+  cancelSchedule: endpoint({
+    method: 'DELETE',
+    path: '/schedules/{schedule_id}',
+    summary: 'Cancel a pending scheduled change',
+    description: '409 when it is no longer pending (it ran, failed or was cancelled).',
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:publish',
+    params: scheduleParamsSchema,
+    responses: { 200: scheduleSchema, ...problems(401, 403, 404, 409, 429, 503) },
+  }),
+};

@@ -1,0 +1,239 @@
+/**
+ * Environments on both stores: an organization owner makes accounts (from a copy of another's
+ * live config), owners' keys and people reaching several accounts name one in X-Account-Id,
+ * and everyone else acts on their own account only.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_HEADER } from '../../contract/environments';
+import {
+  dataOf,
+  expectProblem,
+  expectSuccess,
+  manualClock,
+  ok,
+  send,
+  SHOP_YAML,
+} from '../testing/api';
+import { cookieOf, sendInSession } from '../testing/sessions';
+import { startTestService, type TestService } from '../testing/test-service';
+
+const FROM_CONSOLE = { 'x-requested-with': 'console', 'sec-fetch-site': 'same-origin' };
+const PASSWORD = 'correct horse battery staple';
+let time: ReturnType<typeof manualClock>;
+let service: TestService;
+
+beforeEach(async () => {
+  time = manualClock();
+  service = await startTestService({ clock: time.clock, initialYaml: SHOP_YAML });
+});
+afterEach(async () => {
+  await service.close();
+});
+
+async function createStaging(name = 'Staging', extra: Record<string, unknown> = {}) {
+  return ok(service, service.adminKey, 'createAccount', {
+    payload: { name, account_type: 'staging', ...extra },
+  });
+}
+
+/** A person invited with a password into the test account; their session's cookie. */
+async function personInSession(email: string, role: 'admin' | 'editor' | 'viewer' = 'editor') {
+  const created = await ok(service, service.adminKey, 'createInvitation', {
+    payload: { email, role },
+  });
+  const response = await send(service, undefined, 'acceptInvitation', {
+    params: { token: created.link.split('/').pop() as string },
+    payload: { password: PASSWORD },
+    headers: FROM_CONSOLE,
+  });
+  expectSuccess('acceptInvitation', response);
+  return cookieOf(response.headers['set-cookie']);
+}
+
+describe('accounts of an organization', () => {
+  it('lets an owner make an environment from a copy of another live config', async () => {
+    const source = await ok(service, service.adminKey, 'getLiveConfig');
+    const staging = await createStaging('Staging', { copy_from: service.account.account_id });
+    expect(staging).toMatchObject({
+      name: 'Staging',
+      account_type: 'staging',
+      protected: false,
+      role: 'admin',
+    });
+    // The owner's key acts on the new account by naming it.
+    const inStaging = { headers: { [ACCOUNT_HEADER]: staging.id } };
+    const live = await ok(service, service.adminKey, 'getLiveConfig', inStaging);
+    expect(live.id).toBe(staging.live_config_id);
+    expect(dataOf(live.yaml)).toEqual(dataOf(source.yaml));
+    const history = await ok(service, service.adminKey, 'getConfigHistory', {
+      params: { id: live.id },
+      ...inStaging,
+    });
+    expect(history[0]?.summary).toBe(
+      `Copied from Test account (${service.account.account_id}): config ${source.id}, revision ${source.revision}`,
+    );
+    const status = await ok(service, service.adminKey, 'getAuthStatus', inStaging);
+    expect(status).toMatchObject({ account_id: staging.id, user_id: staging.user_id });
+    expect(status.idp_organization_id).toBe(staging.organization_id);
+
+    const accounts = await ok(service, service.adminKey, 'listAccounts');
+    expect(accounts.map(({ name, account_type, role }) => ({ name, account_type, role }))).toEqual([
+      { name: 'Test account', account_type: 'production', role: 'admin' },
+      { name: 'Staging', account_type: 'staging', role: 'admin' },
+    ]);
+    const audit = await ok(service, service.adminKey, 'getAudit', {
+      query: { action: 'account.' },
+      ...inStaging,
+    });
+    expect(audit[0]).toMatchObject({ action: 'account.create', target: { id: staging.id } });
+  });
+
+  it('protects a new production account by default, and lets its admins rename it', async () => {
+    const production = await ok(service, service.adminKey, 'createAccount', {
+      payload: { name: 'EU production', account_type: 'production' },
+    });
+    expect(production.protected).toBe(true);
+    const inIt = { [ACCOUNT_HEADER]: production.id };
+    const renamed = await ok(service, service.adminKey, 'updateAccount', {
+      params: { account_id: production.id },
+      payload: { name: 'Production (EU)', protected: false },
+      headers: inIt,
+    });
+    expect(renamed).toMatchObject({ name: 'Production (EU)', protected: false });
+    expectProblem(
+      await send(service, service.adminKey, 'updateAccount', {
+        params: { account_id: production.id },
+        payload: {},
+      }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('refuses accounts to anyone but an owner, and copies only from the organization', async () => {
+    const adminNotOwner = await service.keyFor('admin');
+    expectProblem(
+      await send(service, adminNotOwner, 'createAccount', {
+        payload: { name: 'Mine', account_type: 'development' },
+      }),
+      403,
+      'forbidden',
+    );
+    const other = await service.otherAccount();
+    const refused = expectProblem(
+      await send(service, service.adminKey, 'createAccount', {
+        payload: { name: 'Copy', account_type: 'staging', copy_from: other.account.account_id },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(refused.detail).toContain(other.account.account_id);
+    expectProblem(
+      await send(service, service.adminKey, 'createAccount', {
+        payload: { name: 'Odd', account_type: 'qa' },
+      }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('stops at 20 accounts an organization, naming the limit', async () => {
+    for (let n = 1; n < 20; n++) await createStaging(`Staging ${n}`);
+    const refused = expectProblem(
+      await send(service, service.adminKey, 'createAccount', {
+        payload: { name: 'One more', account_type: 'development' },
+      }),
+      409,
+      'limit_reached',
+    );
+    expect(refused).toMatchObject({ limit: { name: 'accounts_per_organization', value: 20 } });
+  });
+});
+
+describe('X-Account-Id', () => {
+  it("lets only an owner's key name another account of the organization", async () => {
+    const staging = await createStaging();
+    const inStaging = { headers: { [ACCOUNT_HEADER]: staging.id } };
+    // The owner makes the new account's first key there; it acts there with no header.
+    const made = await ok(service, service.adminKey, 'createApiKey', {
+      payload: { name: 'Staging CI', permissions: ['config:read'] },
+      ...inStaging,
+    });
+    const status = await ok(service, made.secret, 'getAuthStatus');
+    expect(status.account_id).toBe(staging.id);
+
+    const editorKey = await service.keyFor('editor');
+    expectProblem(await send(service, editorKey, 'getLiveConfig', inStaging), 403, 'forbidden');
+    const other = await service.otherAccount();
+    expectProblem(
+      await send(service, service.adminKey, 'getLiveConfig', {
+        headers: { [ACCOUNT_HEADER]: other.account.account_id },
+      }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await send(service, service.adminKey, 'getLiveConfig', {
+        headers: { [ACCOUNT_HEADER]: 'x'.repeat(101) },
+      }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('asks a person in several accounts to name one, and acts on the one named', async () => {
+    const cookie = await personInSession('ana@acme.com');
+    // Alone in one account, the session needs no header.
+    await ok(service, undefined, 'getLiveConfig', { headers: { cookie } });
+    const staging = await createStaging();
+    const invited = await ok(service, service.adminKey, 'createInvitation', {
+      payload: { email: 'ana@acme.com', role: 'viewer' },
+      headers: { [ACCOUNT_HEADER]: staging.id },
+    });
+    expectSuccess(
+      'acceptInvitation',
+      await sendInSession(service, cookie, 'acceptInvitation', {
+        params: { token: invited.link.split('/').pop() as string },
+        payload: {},
+      }),
+    );
+
+    const ambiguous = expectProblem(
+      await sendInSession(service, cookie, 'getLiveConfig'),
+      400,
+      'account_required',
+    );
+    expect(ambiguous.detail).toContain('X-Account-Id');
+    // About the person, not an account: no header needed.
+    const accounts = expectSuccess(
+      'listAccounts',
+      await sendInSession(service, cookie, 'listAccounts'),
+    );
+    expect(accounts.map(({ account_type, role }) => ({ account_type, role }))).toEqual([
+      { account_type: 'production', role: 'editor' },
+      { account_type: 'staging', role: 'viewer' },
+    ]);
+    const inStaging = { headers: { [ACCOUNT_HEADER]: staging.id } };
+    const status = expectSuccess(
+      'getAuthStatus',
+      await sendInSession(service, cookie, 'getAuthStatus', inStaging),
+    );
+    expect(status).toMatchObject({ account_id: staging.id, role: 'viewer' });
+    expectSuccess(
+      'getLiveConfig',
+      await sendInSession(service, cookie, 'getLiveConfig', inStaging),
+    );
+    // A viewer there: the role of that account applies.
+    expectProblem(
+      await sendInSession(service, cookie, 'editConfig', {
+        payload: {
+          operations: [{ create_app: [{ id: 'x', name: 'X', platform: 'web' }] }],
+          summary: 's',
+        },
+        ...inStaging,
+      }),
+      403,
+      'forbidden',
+    );
+  });
+});

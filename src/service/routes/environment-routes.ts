@@ -1,0 +1,49 @@
+/** `GET/POST /accounts`, `PATCH /accounts/{id}`, `GET/POST /schedules`, `DELETE /schedules/{id}`. */
+import type { FastifyInstance } from 'fastify';
+import type { Environments } from '../domain/environments';
+import { pagedList } from '../domain/pages';
+import { scheduleAnswer, type Schedules } from '../domain/schedules';
+import { CREATED_KEY } from '../store/sql/keyset';
+import { registerEndpoint } from './register-endpoint';
+
+export interface EnvironmentRoutesDeps {
+  readonly environments: Environments;
+  readonly schedules: Schedules;
+}
+
+export function registerEnvironmentRoutes(
+  app: FastifyInstance,
+  { environments, schedules }: EnvironmentRoutesDeps,
+): void {
+  registerEndpoint(app, 'listAccounts', async ({ principal }) => ({
+    body: await environments.list(principal),
+  }));
+
+  registerEndpoint(app, 'createAccount', async ({ principal, body }) => ({
+    status: 201,
+    body: await environments.create(principal, body),
+  }));
+
+  registerEndpoint(app, 'updateAccount', async ({ principal, params, body }) => ({
+    body: await environments.update(principal, params.account_id, body),
+  }));
+
+  const pages = pagedList('schedules', CREATED_KEY.length);
+  registerEndpoint(app, 'listSchedules', async ({ principal, query }) => {
+    const page = await schedules.list(
+      principal,
+      { status: query.status, configId: query.config_id },
+      pages.request(query),
+    );
+    return { body: page.items.map(scheduleAnswer), nextCursor: pages.cursorAfter(page) };
+  });
+
+  registerEndpoint(app, 'createSchedule', async ({ principal, body }) => ({
+    status: 201,
+    body: await schedules.create(principal, body),
+  }));
+
+  registerEndpoint(app, 'cancelSchedule', async ({ principal, params }) => ({
+    body: await schedules.cancel(principal, params.schedule_id),
+  }));
+}
