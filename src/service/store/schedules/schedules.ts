@@ -37,9 +37,10 @@ const GET_SCHEDULE = sql(`${SCHEDULE_WITH_EMAIL} WHERE s.account_id = ? AND s.id
 const COUNT_PENDING = sql(
   "SELECT count(*) AS pending FROM schedules WHERE account_id = ? AND status = 'pending'",
 );
+const listFilter = (cast: string) => `${SCHEDULE_WITH_EMAIL} WHERE s.account_id = ?
+     AND (?${cast} IS NULL OR s.status = ?) AND (?${cast} IS NULL OR s.config_id = ?)`;
 const LIST_SCHEDULES = keysetQuery(
-  `${SCHEDULE_WITH_EMAIL} WHERE s.account_id = ?
-     AND (? IS NULL OR s.status = ?) AND (? IS NULL OR s.config_id = ?)`,
+  { sqlite: listFilter(''), postgres: listFilter('::text') },
   CREATED_KEY.map((column) => `s.${column}`),
   'DESC',
 );
