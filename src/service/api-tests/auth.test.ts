@@ -77,7 +77,7 @@ describe('GET /auth/status', () => {
       api_key_id: expect.stringMatching(/^key_[0-9A-Z]{26}$/),
       api_key_name: 'Owner key',
       api_key_obfuscated_value: `sk_…${service.adminKey.slice(-4)}`,
-      account_type: 'standard',
+      account_type: 'production',
       permissions: [...PERMISSIONS],
     });
     // Absent, not null: the key never expires and there are no browser sessions.

@@ -100,6 +100,14 @@ describe('the people migration', () => {
         'usr_ADMIN',
       ]);
       expect(await store.firstAccountOf('org_1')).toBe('acc_1');
+      // Environments: the one account is production, unprotected; its first admin owns it.
+      expect(await store.getAccount('acc_1')).toMatchObject({
+        account_type: 'production',
+        protected: false,
+        organization_id: 'org_1',
+      });
+      expect(await store.organizationOwners('org_1')).toEqual(['per_ADMIN']);
+      expect(await store.isOrganizationOwner('org_1', 'per_EDITOR')).toBe(false);
     } finally {
       await store.close();
     }

@@ -98,7 +98,7 @@ describe('webhooks on the Delivery page', () => {
     await hooksTable();
     const form = screen.getByRole('form', { name: 'Add a webhook' });
     const events = within(form).getByRole('group', { name: 'Events' });
-    expect(within(events).getAllByRole('checkbox')).toHaveLength(2);
+    expect(within(events).getAllByRole('checkbox')).toHaveLength(3);
 
     // Checked in the browser first: a URL and at least one event.
     await user.click(within(form).getByRole('button', { name: 'Add webhook' }));
