@@ -37,9 +37,9 @@ function ownSourceMapsOnly(): Plugin {
 }
 
 /**
- * The contract's descriptions are for the OpenAPI document, which the service makes: in the
- * console's build each one becomes '' (keeping its lines), so the first page does not carry
- * the API's prose. Error messages (checks) stay: forms show them.
+ * The contract's descriptions (and endpoints' summaries) are for the OpenAPI document, which
+ * the service makes: in the console's build each one becomes '' (keeping its lines), so the
+ * first page does not carry the API's prose. Error messages (checks) stay: forms show them.
  */
 function contractDescriptionsOut(): Plugin {
   const contractDir = fileURLToPath(new URL('./src/contract/', import.meta.url));
@@ -67,6 +67,18 @@ function contractDescriptionsOut(): Plugin {
           ts.isCallExpression(node.parent.parent) &&
           ts.isPropertyAccessExpression(node.parent.parent.expression) &&
           node.parent.parent.expression.name.text === 'register'
+        ) {
+          ranges.push({ start: node.initializer.getStart(source), end: node.initializer.end });
+        }
+        // An endpoint's summary and description: the OpenAPI document's words alone.
+        if (
+          ts.isPropertyAssignment(node) &&
+          ts.isIdentifier(node.name) &&
+          (node.name.text === 'summary' || node.name.text === 'description') &&
+          ts.isObjectLiteralExpression(node.parent) &&
+          ts.isCallExpression(node.parent.parent) &&
+          ts.isIdentifier(node.parent.parent.expression) &&
+          node.parent.parent.expression.text === 'endpoint'
         ) {
           ranges.push({ start: node.initializer.getStart(source), end: node.initializer.end });
         }

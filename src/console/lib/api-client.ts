@@ -31,6 +31,8 @@ import {
 } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
 import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
+import { ACCOUNT_HEADER } from '../../contract/environments';
+import { accountOfPath } from './environment';
 import {
   connectionStore,
   defaultBaseUrl,
@@ -233,6 +235,9 @@ function requestInit(
     // needs no such proof, and another origin's CORS would have to allow the header.
     headers.set(CONSOLE_REQUEST_HEADER.name, CONSOLE_REQUEST_HEADER.value);
   }
+  // The tab's environment, from its address (lib/environment.ts); none: the caller's own.
+  const account = accountOfPath(window.location.pathname);
+  if (account !== null && endpoint.auth === 'signed_in') headers.set(ACCOUNT_HEADER, account);
   let body: string | undefined;
   if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');

@@ -147,9 +147,12 @@ const GuardsContext = createContext<Guards | null>(null);
 /** The router of the console (and of tests), with navigation guards. */
 export function GuardedRouter({
   history,
+  basename,
   children,
 }: {
   history: RouterHistory;
+  /** The address's account prefix (lib/environment.ts), or none. */
+  basename?: string;
   children: ReactNode;
 }) {
   const [guards] = useState(() => new Guards(history));
@@ -165,7 +168,12 @@ export function GuardedRouter({
   );
   return (
     <GuardsContext.Provider value={guards}>
-      <Router location={state.location} navigationType={state.action} navigator={guards.navigator}>
+      <Router
+        basename={basename || '/'}
+        location={state.location}
+        navigationType={state.action}
+        navigator={guards.navigator}
+      >
         {children}
       </Router>
     </GuardsContext.Provider>

@@ -227,7 +227,8 @@ export function recordRequests(server: SetupServer): Request[] {
  * dropped after it. A request no handler takes, or a handler that threw, fails the test.
  */
 export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
-  const server = setupServer(...handlers);
+  // Environments are not offered unless a test says so: the banner then shows none.
+  const server = setupServer(...handlers, notOffered('listAccounts'));
   beforeAll(() =>
     server.listen({
       onUnhandledRequest(request, print) {

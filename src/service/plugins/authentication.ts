@@ -230,12 +230,13 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
   /** The principal acting on the account the request names, if it names another. */
   const actingOn = (request: FastifyRequest, principal: Principal): Eventually<Principal> => {
     const named = request.headers[ACCOUNT_HEADER];
+    // A key's request names no other account: nothing to look up (the common case).
+    if (named === undefined ? !principal.session : named === principal.account.id) return principal;
     if (Array.isArray(named) || (named !== undefined && named.length > MAX_ACCOUNT_ID_LENGTH)) {
       throw HttpProblem.of('invalid_request', 'Send one X-Account-Id naming an account (acc_…)');
     }
     const personLevel = PERSON_LEVEL_ROUTES.has(request.routeOptions.url ?? '');
-    if (named === undefined ? !principal.session || personLevel : named === principal.account.id)
-      return principal;
+    if (named === undefined && personLevel) return principal;
     return selection.actOn(principal, named, personLevel).then((acting) => {
       request.principal = acting;
       return acting;

@@ -25,6 +25,8 @@ import type {
   ClientKeyRecord,
   InvitationRecord,
   PersonRecord,
+  EventData,
+  ScheduleRecord,
   SessionRecord,
   UserRecord,
   WebhookDeliveryRecord,
@@ -40,7 +42,6 @@ import * as invitations from './invitations/invitations';
 import * as people from './people/people';
 import type { OrganizationSettingsChange } from './people/people';
 import type { SessionsOf } from './people/people-store';
-import type { EventData, ScheduleRecord } from './records';
 import type { WebhookEvent } from '../../contract/webhooks';
 import * as signIns from './people/sign-ins';
 import type { SignInWrites } from './people/sign-ins';

@@ -439,6 +439,58 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         extrasBeyond(extras, Object.keys(fine)).map((extra) => ({ ...extra, ...fine })),
       );
     }
+    case 'createAccount':
+      return fc.oneof(
+        fc.record({ name: fc.constant('Staging') }),
+        fc.record({ account_type: fc.constant('staging') }),
+        fc.record({
+          name: fc.constantFrom('', '   ', 'n'.repeat(101), 42, null),
+          account_type: fc.constant('staging'),
+        }),
+        fc.record({
+          name: fc.constant('Staging'),
+          account_type: awkwardText.filter(
+            (text) => !['production', 'staging', 'development'].includes(text),
+          ),
+        }),
+        fc.record({
+          name: fc.constant('Staging'),
+          account_type: fc.constant('staging'),
+          copy_from: fc.oneof(
+            notAString.filter((value) => value !== undefined),
+            fc.constant('a'.repeat(101)),
+          ),
+        }),
+        extrasBeyond(extras, ['name', 'account_type', 'copy_from', 'protected']).map((extra) => ({
+          ...extra,
+          name: 'Staging',
+          account_type: 'staging',
+        })),
+      );
+    case 'updateAccount':
+      return fc.oneof(
+        fc.constant({}),
+        fc.record({ name: fc.constantFrom('', 'n'.repeat(101), 42) }),
+        fc.record({ protected: fc.constantFrom('yes', 1, null) }),
+        extrasBeyond(extras, ['name', 'protected']).map((extra) => ({ ...extra, name: 'Renamed' })),
+      );
+    case 'createSchedule': {
+      const fine = { at: '2099-01-01T09:00:00.000Z', config_id: 'cfg_x', action: 'publish' };
+      return fc.oneof(
+        fc.constant({ config_id: 'cfg_x', action: 'publish' }),
+        fc
+          .record({ at: fc.constantFrom('tomorrow', '', 42, '2099-13-01T00:00:00Z') })
+          .map((wrong) => ({ ...fine, ...wrong })),
+        fc
+          .record({ action: awkwardText.filter((text) => !['publish', 'ab_test'].includes(text)) })
+          .map((wrong) => ({ ...fine, ...wrong })),
+        fc.constant({ ...fine, action: 'ab_test', operations: [] }),
+        fc.constant({ ...fine, action: 'ab_test', operations: [{}, {}] }),
+        extrasBeyond(extras, ['at', 'config_id', 'action', 'operations', 'summary']).map(
+          (extra) => ({ ...extra, ...fine }),
+        ),
+      );
+    }
     default:
       throw new Error(`no wrong shapes for ${name}`);
   }

@@ -10,6 +10,7 @@ import { Dialog } from '../../components/dialog';
 import { DialogActions } from '../../components/dialog-actions';
 import { Form, FormTextField } from '../../components/form';
 import type { ConfigWithContents } from '../../api/get-config-contents';
+import { useTypedConfirmation } from '../../components/type-to-confirm';
 import { RequestProblem } from './request-problem';
 
 /** Every step's form has the version label, `summary`. */
@@ -64,15 +65,20 @@ export function StepDialogFrame<Input extends StepValues, Output extends StepVal
   children,
 }: StepDialogFrameProps<Input, Output>) {
   const cancel = useRef<HTMLButtonElement>(null);
+  const typed = useTypedConfirmation(open);
+  const close = () => {
+    typed.reset();
+    onClose();
+  };
   return (
     <Dialog
       open={open}
-      onClose={onClose}
+      onClose={close}
       title={title}
       initialFocus={focusCancel ? cancel : undefined}
       wide={wide}
     >
-      <Form schema={schema} defaultValues={defaultValues} onSubmit={onSubmit}>
+      <Form schema={schema} defaultValues={defaultValues} onSubmit={typed.guard(onSubmit)}>
         <p>{publishedWhere(source)}</p>
         {children}
         <FormTextField
@@ -82,11 +88,13 @@ export function StepDialogFrame<Input extends StepValues, Output extends StepVal
           autoComplete="off"
           maxLength={MAX_SUMMARY_LENGTH}
         />
+        {typed.field}
+        {typed.alert}
         {error != null && <RequestProblem failure={failure} error={error} />}
         <DialogActions
           confirmLabel={confirmLabel}
           confirmVariant={confirmVariant}
-          onCancel={onClose}
+          onCancel={close}
           pending={pending}
           cancelRef={cancel}
         />

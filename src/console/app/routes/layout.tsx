@@ -14,6 +14,12 @@ const WhoamiPanel = lazy(async () => ({
   default: (await import('../../features/whoami/components/whoami-panel')).WhoamiPanel,
 }));
 
+// The environment and its switcher: loaded once signed in, like the whoami panel.
+const EnvironmentSwitcher = lazy(async () => ({
+  default: (await import('../../features/environments/components/environment-switcher'))
+    .EnvironmentSwitcher,
+}));
+
 // Its forms load only when a session ends under the person.
 const ReSignInDialog = lazy(async () => ({
   default: (await import('../../features/sign-in/re-sign-in-dialog')).ReSignInDialog,
@@ -58,6 +64,13 @@ export function Layout() {
           <img src="/favicon.svg" alt="" width="24" height="24" />
           {PRODUCT_NAME}
         </Link>
+        {signedIn && (
+          <ErrorBoundary fallback={() => null}>
+            <Suspense fallback={null}>
+              <EnvironmentSwitcher />
+            </Suspense>
+          </ErrorBoundary>
+        )}
         {signedIn && (
           <nav aria-label="Main">
             <ul>

@@ -150,7 +150,8 @@ describe('the cache', () => {
       .getQueryCache()
       .getAll()
       .map((query) => query.queryKey[0]);
-    expect(new Set(roots)).toEqual(new Set(['auth', 'configs']));
+    // Besides who the caller is and the environments in the banner, only configs.
+    expect(new Set(roots)).toEqual(new Set(['auth', 'accounts', 'configs']));
     expect(queryClient.getQueryData(configsKeys.detail('cfg_d'))).toMatchObject({ id: 'cfg_d' });
 
     // A save on the configs pages refreshes that entry, and with it the list of tests.

@@ -301,6 +301,7 @@ describe('the sign-in page: "Use an API key"', () => {
       server.use(
         http.get(`${OTHER}/api/v1/auth/status`, () => HttpResponse.json(ADMIN_STATUS)),
         http.get(`${OTHER}/api/v1/api-keys`, () => HttpResponse.json([])),
+        http.get(`${OTHER}/api/v1/accounts`, () => HttpResponse.json([])),
       );
       await openSignIn('/sign-in?return_to=%2Fsettings');
       const user = userEvent.setup();

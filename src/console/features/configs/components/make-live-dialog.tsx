@@ -6,6 +6,7 @@ import { describeError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notices';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { useDarkScheme } from '../../../editor/use-dark-scheme';
+import { useTypedConfirmation } from '../../../components/type-to-confirm';
 import { useActivateConfig } from '../api/activate-config';
 import { LIVE, useConfig } from '../../../api/get-config';
 
@@ -18,12 +19,14 @@ interface MakeLiveDialogProps {
 /** "Make <label> live?": what changes against the live config, then Make live or Cancel. */
 export function MakeLiveDialog({ config, onClose, returnFocus }: MakeLiveDialogProps) {
   const activate = useActivateConfig();
+  const typed = useTypedConfirmation(config !== null);
   const dark = useDarkScheme();
   const version = useConfig(config ? config.id : null);
   const live = useConfig(config ? LIVE : null);
 
   const close = () => {
     activate.reset();
+    typed.reset();
     onClose();
   };
 
@@ -35,7 +38,7 @@ export function MakeLiveDialog({ config, onClose, returnFocus }: MakeLiveDialogP
       title={config ? `Make ${config.label} live?` : ''}
       confirmLabel="Make live"
       confirmVariant="primary"
-      onConfirm={() => {
+      onConfirm={typed.guard(() => {
         if (!config) return;
         activate.mutate(config.id, {
           onSuccess: () => {
@@ -43,7 +46,7 @@ export function MakeLiveDialog({ config, onClose, returnFocus }: MakeLiveDialogP
             close();
           },
         });
-      }}
+      })}
       onClose={close}
       pending={activate.isPending}
       error={activate.error}
@@ -75,6 +78,8 @@ export function MakeLiveDialog({ config, onClose, returnFocus }: MakeLiveDialogP
       ) : (
         <Spinner label="Loading the changes…" />
       )}
+      {typed.field}
+      {typed.alert}
     </ConfirmDialog>
   );
 }

@@ -9,6 +9,7 @@ import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/api-client';
 import { DiffView } from '../../../editor/lazy-monaco';
 import { useDarkScheme } from '../../../editor/use-dark-scheme';
+import { useTypedConfirmation } from '../../../components/type-to-confirm';
 import { usePublishConfig } from '../api/publish-config';
 
 const publishFormSchema = z.object({
@@ -47,11 +48,13 @@ export function PublishDialog({
   const cancel = useRef<HTMLButtonElement>(null);
   const dark = useDarkScheme();
   const publish = usePublishConfig();
+  const typed = useTypedConfirmation(open);
   // A new form each time the dialog closes: the label typed last time is not kept.
   const [formKey, setFormKey] = useState(0);
 
   const close = () => {
     publish.reset();
+    typed.reset();
     setFormKey((key) => key + 1);
     onClose();
   };
@@ -98,7 +101,7 @@ export function PublishDialog({
         key={formKey}
         schema={publishFormSchema}
         defaultValues={{ label: '' }}
-        onSubmit={onSubmit}
+        onSubmit={typed.guard(onSubmit)}
       >
         <FormTextField
           name="label"
@@ -107,6 +110,8 @@ export function PublishDialog({
           autoComplete="off"
           maxLength={MAX_SUMMARY_LENGTH}
         />
+        {typed.field}
+        {typed.alert}
         {publish.isError && (
           <p role="alert" className="alert alert-error">
             The draft was not published. {describeError(publish.error)}
