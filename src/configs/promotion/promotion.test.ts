@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
 import { applied } from '../testing/apply-helpers';
+import { promotionPreviewSchema } from '../../contract/promotions';
 import { planPromotion } from './promotion';
 
 type Data = Record<string, unknown>;
@@ -285,5 +286,25 @@ describe('planPromotion', () => {
     });
     expect(planPromotion(null, {}).operations).toEqual([]);
     expect(planPromotion('not a config', { apps: 'not a list' }).operations).toEqual([]);
+  });
+});
+
+describe('the plan on the wire', () => {
+  it('reads as the preview the contract describes', () => {
+    const source = { apps: [{ ...checkout, name: 'Till' }, search], ab_tests: [test('draft')] };
+    const target = { apps: [checkout], ab_tests: [test('running', { description: 'Old' })] };
+    const plan = planPromotion(source, target);
+    const preview = {
+      from_account: 'acc_staging',
+      to_account: 'acc_production',
+      from_config_id: 'cfg_1',
+      from_revision: 1,
+      to_config_id: 'cfg_2',
+      differences: plan.differences,
+      operations: plan.operations,
+      not_promotable: plan.not_promotable,
+    };
+    expect(plan.not_promotable).toHaveLength(1);
+    expect(promotionPreviewSchema.parse(JSON.parse(JSON.stringify(preview)))).toEqual(preview);
   });
 });
