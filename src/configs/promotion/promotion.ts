@@ -245,11 +245,14 @@ function settleDependencies(
       } else if (source) testsAfter.set(item.ab_test, source.value);
       else testsAfter.delete(item.ab_test);
     }
+    // The first test (in the target's order, then the source's) that uses each app.
+    const appUsers = new Map<unknown, string>();
+    for (const [id, test] of testsAfter) if (!appUsers.has(test.app)) appUsers.set(test.app, id);
     const marks = (['app', 'ab_test'] as const)
       .map((kind) =>
         travelling.flatMap((change) => {
           if (!(kind in change.item)) return [];
-          const reason = dependencyReason(change, appsAfter, testsAfter);
+          const reason = dependencyReason(change, appsAfter, appUsers);
           return reason === undefined ? [] : [[itemKey(change.item), reason] as const];
         }),
       )
@@ -262,14 +265,14 @@ function settleDependencies(
 function dependencyReason(
   change: Change,
   appsAfter: ReadonlySet<string>,
-  testsAfter: ReadonlyMap<string, PlainObject>,
+  appUsers: ReadonlyMap<unknown, string>,
 ): string | undefined {
   if ('app' in change.item) {
     if (change.source) return undefined;
     const appId = change.item.app;
-    const user = [...testsAfter].find(([, test]) => test.app === appId);
-    return user
-      ? `The A/B test "${user[0]}" in the target uses this app; promote its removal or its move to another app too, or keep the app`
+    const user = appUsers.get(appId);
+    return user !== undefined
+      ? `The A/B test "${user}" in the target uses this app; promote its removal or its move to another app too, or keep the app`
       : undefined;
   }
   if (!change.source) return undefined;
