@@ -107,6 +107,10 @@ describe('promotion, for any valid source and target', () => {
           const plan = planPromotion(source, target, items);
           expect(planPromotion(source, target, items)).toEqual(plan);
           expect(plan.operations.some((op) => isLifecycleAction(actionKeyOf(op)))).toBe(false);
+          // One operation per phase at most, whatever the size of the configs.
+          const actions = plan.operations.map(actionKeyOf);
+          expect(actions.length).toBeLessThanOrEqual(9);
+          expect(actions.every((action, index) => action !== actions[index - 1])).toBe(true);
 
           const wire = JSON.parse(JSON.stringify(plan.operations)) as unknown[];
           const result = applied<Data>(stringify(target), wire).data ?? {};

@@ -79,6 +79,28 @@ describe('planPromotion', () => {
     expect(promoted(target, plan)).toEqual({ apps: [search, source.apps[0]] });
   });
 
+  it('groups the items of each phase in one operation, in the source order', () => {
+    const home = { id: 'home', name: 'Home', platform: 'android' };
+    const source = {
+      apps: [home, { ...checkout, name: 'Till' }, search, { ...search, id: 'feed', name: 'Feed' }],
+    };
+    const target = { apps: [{ ...search, name: 'Find' }, checkout, { ...home, id: 'old' }] };
+    const plan = planPromotion(source, target);
+    expect(plan.operations).toEqual([
+      {
+        update_app: [
+          { id: 'checkout', name: 'Till' },
+          { id: 'search', name: 'Search' },
+        ],
+      },
+      { create_app: [home, { ...search, id: 'feed', name: 'Feed' }] },
+      { delete_app: [{ id: 'old' }] },
+    ]);
+    expect(promoted(target, plan)).toEqual({
+      apps: [search, { ...checkout, name: 'Till' }, home, { ...search, id: 'feed', name: 'Feed' }],
+    });
+  });
+
   it('removes an app the source does not have, last', () => {
     const source = { apps: [{ ...checkout, enabled: false }] };
     const target = { apps: [search, checkout] };
@@ -127,8 +149,8 @@ describe('planPromotion', () => {
     const target = read({ apps: [checkout], ab_tests: [other, test('draft')] });
     const plan = planPromotion(source, target, [{ ab_test: 'big-button' }]);
     expect(plan.operations).toEqual([
-      { unset: [{ path: '/ab_tests/1/description' }] },
       { set: [{ path: '/ab_tests/1/variants', value: source.ab_tests[0]?.variants }] },
+      { unset: [{ path: '/ab_tests/1/description' }] },
     ]);
     const after = promoted(target, plan);
     expect((after.ab_tests as Data[])[1]).toEqual({

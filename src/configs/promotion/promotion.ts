@@ -284,89 +284,107 @@ function dependencyReason(
 }
 
 /**
- * Apps created or updated and tests created or updated, each in the source's order, then
- * test removals and app removals. Creations append and removals come last (tests from the
- * highest index down), so every pointer names the target's index and stays right.
+ * The operations in phases, each phase one action with its items in the source's order:
+ * apps changed then created, tests changed then created, then test removals (from the
+ * highest index down) and app removals. Creations append and removals come last, so every
+ * pointer names the target's index and stays right; a plan holds at most nine operations.
  */
 function operationsFor(
   travelling: readonly Change[],
   targetApps: ReadonlyMap<string, Entry>,
   targetTests: ReadonlyMap<string, Entry>,
 ): Operation[] {
-  const ops = new OperationList();
-  const removedTests: Entry[] = [];
-  const removedApps: string[] = [];
+  const phases = {
+    updateApps: [] as PlainObject[],
+    setInApps: [] as PlainObject[],
+    unsetInApps: [] as PlainObject[],
+    createApps: [] as PlainObject[],
+    setInTests: [] as PlainObject[],
+    unsetInTests: [] as PlainObject[],
+    createTests: [] as PlainObject[],
+    removeTests: [] as Entry[],
+    removeApps: [] as PlainObject[],
+  };
   for (const { item, source, target } of travelling) {
     if ('app' in item) {
-      if (!source) removedApps.push(item.app);
-      else if (!target) ops.push('create_app', { ...source.value });
-      else updateApp(ops, source.value, target.value, targetApps.get(item.app)?.index ?? 0);
+      if (!source) phases.removeApps.push({ id: item.app });
+      else if (!target) phases.createApps.push({ ...source.value });
+      else {
+        const index = targetApps.get(item.app)?.index ?? 0;
+        const { update, set, unset } = appUpdate(source.value, target.value, index);
+        if (Object.keys(update).length > 1) phases.updateApps.push(update);
+        phases.setInApps.push(...set);
+        phases.unsetInApps.push(...unset);
+      }
     } else if (!source) {
-      if (target) removedTests.push(target);
+      if (target) phases.removeTests.push(target);
     } else if (!target) {
-      ops.push('create_ab_test', definitionOf(source.value));
+      phases.createTests.push(definitionOf(source.value));
     } else {
       const index = targetTests.get(item.ab_test)?.index ?? 0;
       for (const field of AB_TEST_DEFINITION_FIELDS) {
         const value = source.value[field];
         if (deepEqual(value, target.value[field])) continue;
         const path = toPointer(['ab_tests', index, field]);
-        if (value === undefined) ops.push('unset', { path });
-        else ops.push('set', { path, value });
+        if (value === undefined) phases.unsetInTests.push({ path });
+        else phases.setInTests.push({ path, value });
       }
     }
   }
-  removedTests.sort((a, b) => b.index - a.index);
-  for (const test of removedTests) ops.push('unset', { path: toPointer(['ab_tests', test.index]) });
-  for (const id of removedApps) ops.push('delete_app', { id });
-  return ops.operations();
+  const removedTests = phases.removeTests
+    .sort((a, b) => b.index - a.index)
+    .map((test) => ({ path: toPointer(['ab_tests', test.index]) }));
+  const ordered: [ActionKey, PlainObject[]][] = [
+    ['update_app', phases.updateApps],
+    ['set', phases.setInApps],
+    ['unset', phases.unsetInApps],
+    ['create_app', phases.createApps],
+    ['set', phases.setInTests],
+    ['unset', phases.unsetInTests],
+    ['create_ab_test', phases.createTests],
+    ['unset', removedTests],
+    ['delete_app', phases.removeApps],
+  ];
+  const operations: { action: ActionKey; items: PlainObject[] }[] = [];
+  for (const [action, items] of ordered) {
+    if (items.length === 0) continue;
+    const last = operations.at(-1);
+    if (last?.action === action) last.items.push(...items);
+    else operations.push({ action, items: [...items] });
+  }
+  return operations.map(({ action, items }) => ({ [action]: items }) as Operation);
 }
 
-/** One `update_app` for the fields it can write; set/unset for what it cannot say. */
-function updateApp(ops: OperationList, source: PlainObject, target: PlainObject, index: number) {
+/** One `update_app` item for the fields it can write; set/unset for what it cannot say. */
+function appUpdate(source: PlainObject, target: PlainObject, index: number) {
   const update: PlainObject = { id: source.id };
-  const generic: [ActionKey, PlainObject][] = [];
+  const set: PlainObject[] = [];
+  const unset: PlainObject[] = [];
   for (const field of unionKeys(target, source)) {
     if (field === 'id' || deepEqual(source[field], target[field])) continue;
     const before = target[field];
     const after = source[field];
     const path = (...more: PathSegment[]) => toPointer(['apps', index, field, ...more]);
     if (after === undefined) {
-      generic.push(['unset', { path: path() }]);
+      unset.push({ path: path() });
     } else if (field === 'settings' && isPlainObject(before) && isPlainObject(after)) {
       const settings: PlainObject = {};
       for (const key of unionKeys(before, after)) {
         if (deepEqual(before[key], after[key])) continue;
         // In update_app a null removes the key: a null value itself needs a set.
-        if (after[key] === null) generic.push(['set', { path: path(key), value: null }]);
+        if (after[key] === null) set.push({ path: path(key), value: null });
         else settings[key] = after[key] === undefined ? null : after[key];
       }
       if (Object.keys(settings).length > 0) update.settings = settings;
     } else if (field === 'settings') {
-      generic.push(['set', { path: path(), value: after }]);
+      set.push({ path: path(), value: after });
     } else {
       update[field] = after;
     }
   }
-  if (Object.keys(update).length > 1) ops.push('update_app', update);
-  for (const [action, item] of generic) ops.push(action, item);
+  return { update, set, unset };
 }
 
 function unionKeys(a: PlainObject, b: PlainObject): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])];
-}
-
-/** Collects items, merging consecutive items of the same action into one operation. */
-class OperationList {
-  private readonly list: { action: ActionKey; items: PlainObject[] }[] = [];
-
-  push(action: ActionKey, item: PlainObject): void {
-    const last = this.list.at(-1);
-    if (last?.action === action) last.items.push(item);
-    else this.list.push({ action, items: [item] });
-  }
-
-  operations(): Operation[] {
-    return this.list.map(({ action, items }) => ({ [action]: items }) as Operation);
-  }
 }
