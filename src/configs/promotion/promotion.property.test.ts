@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify } from 'yaml';
-import { isLifecycleAction, actionKeyOf } from '../../contract/operations';
-import { applied } from '../testing/apply-helpers';
+import { actionKeyOf, isLifecycleAction, type Operation } from '../../contract/operations';
+import { applyEdit } from '../edit';
+import { parseConfig } from '../parse';
+import { NOW } from '../testing/apply-helpers';
 import { validConfigArb, type Data } from '../testing/config-arbitraries';
 import { validateConfigText } from '../validation/validate';
 import {
@@ -71,8 +73,10 @@ const pairArb = fc
     copy('ab_tests', 8, true);
     return { source: asRead(source), target: asRead(target) };
   })
-  // A copied test keeps the source's app, which must stay an app of the source.
-  .filter(({ source }) => validateConfigText(stringify(source)).valid);
+  // A copied test keeps the source's app and status, which must still make a valid config.
+  .filter(({ source, target }) =>
+    [source, target].every((config) => validateConfigText(stringify(config)).valid),
+  );
 
 const allItems = (...configs: Data[]): PromotionItem[] => {
   const keys = new Map<string, PromotionItem>();
@@ -112,8 +116,15 @@ describe('promotion, for any valid source and target', () => {
           expect(actions.length).toBeLessThanOrEqual(9);
           expect(actions.every((action, index) => action !== actions[index - 1])).toBe(true);
 
-          const wire = JSON.parse(JSON.stringify(plan.operations)) as unknown[];
-          const result = applied<Data>(stringify(target), wire).data ?? {};
+          // Applied as the draft edit applies them: the operations as they travel, then
+          // the edit's own validation of the draft.
+          const wire = JSON.parse(JSON.stringify(plan.operations)) as Operation[];
+          const edit = applyEdit({ parsed: parseConfig(stringify(target)) }, wire, {
+            now: NOW,
+            source: { type: 'draft', name: 'Promotion' },
+          });
+          if (edit.kind !== 'applied') throw new Error(`not applied: ${JSON.stringify(edit)}`);
+          const result = (edit.document.toJS() as Data | null) ?? {};
 
           const travelled = new Set(plan.items.map(itemKey));
           const blocked = new Set(plan.not_promotable.map(({ item }) => itemKey(item)));
@@ -146,8 +157,7 @@ describe('promotion, for any valid source and target', () => {
             }
           }
 
-          const report = validateConfigText(stringify(result));
-          expect(report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+          expect(edit.report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
           // Nothing is left to promote of what travelled.
           expect(planPromotion(source, result, plan.items).operations).toEqual([]);
         },
