@@ -130,14 +130,14 @@ function differingItems(
   source: ReadonlyMap<string, Entry>,
   target: ReadonlyMap<string, Entry>,
   itemOf: (id: string) => PromotionItem,
-  differencesOf: (item: PromotionItem, source: PlainObject, target: PlainObject) => Difference[],
+  differencesOf: (source: PlainObject, target: PlainObject) => Difference[],
 ): Change[] {
   const changes: Change[] = [];
   const add = (id: string, from: Entry | undefined, to: Entry | undefined) => {
     const item = itemOf(id);
     const differences: PromotionDifference[] =
       from && to
-        ? differencesOf(item, from.value, to.value).map(({ path, before, after }) => ({
+        ? differencesOf(from.value, to.value).map(({ path, before, after }) => ({
             item,
             path: toPointer(path),
             source: after ?? null,
@@ -166,7 +166,7 @@ interface Difference {
 }
 
 /** Field by field; settings key by key when both sides hold a mapping. */
-function appDifferences(_item: PromotionItem, source: PlainObject, target: PlainObject) {
+function appDifferences(source: PlainObject, target: PlainObject): Difference[] {
   const differences: Difference[] = [];
   for (const field of unionKeys(target, source)) {
     if (field === 'id' || deepEqual(source[field], target[field])) continue;
@@ -186,7 +186,7 @@ function appDifferences(_item: PromotionItem, source: PlainObject, target: Plain
 }
 
 /** Definition fields only: a test differing in its lifecycle alone does not differ. */
-function testDifferences(_item: PromotionItem, source: PlainObject, target: PlainObject) {
+function testDifferences(source: PlainObject, target: PlainObject): Difference[] {
   return AB_TEST_DEFINITION_FIELDS.filter((field) => !deepEqual(source[field], target[field])).map(
     (field): Difference => ({ path: [field], before: target[field], after: source[field] }),
   );
