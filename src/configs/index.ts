@@ -44,5 +44,15 @@ export {
   type ParsedConfig,
   type SourcePosition,
 } from './parse';
+export {
+  AB_TEST_DEFINITION_FIELDS,
+  AB_TEST_LIFECYCLE_FIELDS,
+  itemKey,
+  planPromotion,
+  type NotPromotable,
+  type PromotionDifference,
+  type PromotionItem,
+  type PromotionPlan,
+} from './promotion/promotion';
 export { compareIssues } from './validation/issue-collector';
 export { validateConfigText, validateParsedConfig } from './validation/validate';
