@@ -86,6 +86,8 @@ describe('the contract table', () => {
         'POST /schedules',
         'GET /schedules',
         'DELETE /schedules/{schedule_id}',
+        'POST /promotions/preview',
+        'POST /promotions',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));

@@ -2,6 +2,7 @@
  * The contract table's environment endpoints (docs/environments.md): the organization's
  * accounts, and changes scheduled to run at a time.
  */
+import { configEditResultSchema } from './config-edit';
 import { endpoint, problems } from './endpoint-kit';
 import {
   accountListSchema,
@@ -16,6 +17,11 @@ import {
   scheduleSchema,
   updateAccountSchema,
 } from './environments';
+import {
+  promotionPreviewRequestSchema,
+  promotionPreviewSchema,
+  promotionRequestSchema,
+} from './promotions';
 
 export const environmentEndpoints = {
   listAccounts: endpoint({
@@ -100,5 +106,39 @@ export const environmentEndpoints = {
     permission: 'config:publish',
     params: scheduleParamsSchema,
     responses: { 200: scheduleSchema, ...problems(401, 403, 404, 409, 429, 503) },
+  }),
+  previewPromotion: endpoint({
+    method: 'POST',
+    path: '/promotions/preview',
+    summary: "What promoting a source's apps and A/B tests would change in a target account",
+    description:
+      'Item by item: the differences, the draft operations that make the chosen items of the target equal to the source, and what cannot travel with the reason. Needs a membership of both accounts and config:write in the target.',
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:write',
+    body: promotionPreviewRequestSchema,
+    bodyRequired: true,
+    responses: {
+      200: promotionPreviewSchema,
+      ...problems(400, 401, 403, 404, 413, 415, 429, 503),
+    },
+  }),
+  createPromotion: endpoint({
+    method: 'POST',
+    path: '/promotions',
+    summary: 'Promote: a draft in the target account made of the operations of the preview',
+    description:
+      "Answered like POST /config/edit. The draft is made from the target's live config as compared (412 if it changed since), its history names the source, and it then follows the target's merges, review policy and publish. 409 when nothing can travel.",
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:write',
+    body: promotionRequestSchema,
+    bodyRequired: true,
+    responses: {
+      200: configEditResultSchema,
+      ...problems(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
+    },
   }),
 };

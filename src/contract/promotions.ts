@@ -54,13 +54,13 @@ const promotionRequestShape = {
 
 /** `POST /promotions/preview`. */
 export const promotionPreviewRequestSchema = z
-  .object(promotionRequestShape)
+  .strictObject(promotionRequestShape)
   .register(z.globalRegistry, { id: 'PromotionPreviewRequest' });
 export type PromotionPreviewRequest = z.infer<typeof promotionPreviewRequestSchema>;
 
 /** `POST /promotions`: the preview's body and the draft's name. */
 export const promotionRequestSchema = z
-  .object({
+  .strictObject({
     ...promotionRequestShape,
     summary: described(
       z.string().check(z.minLength(1), z.maxLength(MAX_SUMMARY_LENGTH)),

@@ -79,6 +79,7 @@ import { registerWebhookSender } from './webhooks/register-sender';
 import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
 import { registerPruner } from './retention/register-pruner';
 import { Environments } from './domain/environments';
+import { Promotions } from './domain/promotions';
 import { Schedules } from './domain/schedules';
 import { registerEnvironmentRoutes } from './routes/environment-routes';
 import {
@@ -258,7 +259,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, new AuditTrail(store));
   const schedules = new Schedules(store, clock, configs);
-  registerEnvironmentRoutes(app, { environments: new Environments(store, clock), schedules });
+  registerEnvironmentRoutes(app, {
+    environments: new Environments(store, clock),
+    schedules,
+    promotions: new Promotions(store, configs),
+  });
   if (options.scheduler !== false) {
     const settings = { ...DEFAULT_SCHEDULER, ...options.scheduler };
     registerScheduler(app, new Scheduler(store, schedules, clock, settings, app.log));

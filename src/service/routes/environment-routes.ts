@@ -1,6 +1,8 @@
 /** `GET/POST /accounts`, `PATCH /accounts/{id}`, `GET/POST /schedules`, `DELETE /schedules/{id}`. */
 import type { FastifyInstance } from 'fastify';
 import type { Environments } from '../domain/environments';
+import type { Promotions } from '../domain/promotions';
+import { etagOf } from '../../contract/configs';
 import { pagedList } from '../domain/pages';
 import { scheduleAnswer, type Schedules } from '../domain/schedules';
 import { CREATED_KEY } from '../store/sql/keyset';
@@ -9,11 +11,12 @@ import { registerEndpoint } from './register-endpoint';
 export interface EnvironmentRoutesDeps {
   readonly environments: Environments;
   readonly schedules: Schedules;
+  readonly promotions: Promotions;
 }
 
 export function registerEnvironmentRoutes(
   app: FastifyInstance,
-  { environments, schedules }: EnvironmentRoutesDeps,
+  { environments, schedules, promotions }: EnvironmentRoutesDeps,
 ): void {
   registerEndpoint(app, 'listAccounts', async ({ principal }) => ({
     body: await environments.list(principal),
@@ -46,4 +49,13 @@ export function registerEnvironmentRoutes(
   registerEndpoint(app, 'cancelSchedule', async ({ principal, params }) => ({
     body: await schedules.cancel(principal, params.schedule_id),
   }));
+
+  registerEndpoint(app, 'previewPromotion', async ({ principal, body }) => ({
+    body: await promotions.preview(principal, body),
+  }));
+
+  registerEndpoint(app, 'createPromotion', async ({ principal, body }) => {
+    const { result, revision } = await promotions.create(principal, body);
+    return { body: { ...result, revision }, etag: etagOf(result.id, revision) };
+  });
 }

@@ -491,6 +491,32 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         ),
       );
     }
+    case 'previewPromotion':
+    case 'createPromotion': {
+      const fine = {
+        from_account: 'acc_a',
+        to_account: 'acc_b',
+        ...(name === 'createPromotion' ? { summary: 'Promote' } : {}),
+      };
+      return fc.oneof(
+        fc.constant({ to_account: 'acc_b', summary: 'Promote' }),
+        fc
+          .record({ from_account: fc.constantFrom('', 42, null, 'a'.repeat(201)) })
+          .map((wrong) => ({ ...fine, ...wrong })),
+        fc
+          .record({
+            items: fc.constantFrom(
+              'all',
+              [{}],
+              [{ app: 'checkout', ab_test: 'x' }],
+              [{ app: 'Not An Id' }],
+              Array.from({ length: 501 }, () => ({ app: 'checkout' })),
+            ),
+          })
+          .map((wrong) => ({ ...fine, ...wrong })),
+        fc.constant({ ...fine, summary: name === 'createPromotion' ? '' : 42 }),
+      );
+    }
     default:
       throw new Error(`no wrong shapes for ${name}`);
   }
