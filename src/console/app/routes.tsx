@@ -66,6 +66,10 @@ const editorPage = lazyPage(
   async () => (await import('../features/configs/config-page')).ConfigPage,
   'Loading the editor…',
 );
+const comparePage = lazyPage(
+  async () => (await import('../features/configs/compare-page')).ComparePage,
+  'Loading the comparison…',
+);
 const historyPage = lazyPage(
   async () => (await import('../features/configs/history-page')).HistoryPage,
   'Loading the history…',
@@ -118,6 +122,7 @@ export const routes: RouteObject[] = [
               { path: 'configs', element: configsPage },
               { path: 'configs/:id', element: editorPage },
               { path: 'configs/:id/history', element: historyPage },
+              { path: 'configs/:id/compare', element: comparePage },
               { path: 'ab-tests', element: abTestsPage },
               { path: 'ab-tests/new', element: createAbTestPage },
               { path: 'ab-tests/:configId/:testId', element: abTestPage },

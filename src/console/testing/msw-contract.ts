@@ -227,8 +227,12 @@ export function recordRequests(server: SetupServer): Request[] {
  * dropped after it. A request no handler takes, or a handler that threw, fails the test.
  */
 export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
-  // Environments are not offered unless a test says so: the banner then shows none.
-  const server = setupServer(...handlers, notOffered('listAccounts'));
+  // Environments and schedules are not offered unless a test says so: none is shown.
+  const server = setupServer(
+    ...handlers,
+    notOffered('listAccounts'),
+    notOffered('listSchedules'),
+  );
   beforeAll(() =>
     server.listen({
       onUnhandledRequest(request, print) {

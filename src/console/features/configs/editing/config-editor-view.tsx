@@ -21,6 +21,7 @@ import { LeaveGuard } from '../components/leave-dialog';
 import { NOTHING_TO_SAVE, OperationsPanel } from '../components/operations-panel';
 import { ProblemsPanel } from '../components/problems-panel';
 import { PublishDialog } from '../components/publish-dialog';
+import { ReleasePanel } from '../components/release-panel';
 import { SaveBar } from '../components/save-bar';
 import { editConflictsOf } from '../../../api/edit-config';
 import { ConflictResolution } from './conflict-resolution';
@@ -309,6 +310,7 @@ export function ConfigEditorView({
         onChooseSyntax={(issue) => editor.current?.selectIssue(issue)}
       />
       {review.panel}
+      <ReleasePanel config={config} isDraft={isDraft} canPublish={canPublish} />
 
       {isDraft && (
         <PublishDialog
