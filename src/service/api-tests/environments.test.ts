@@ -14,7 +14,7 @@ import {
   send,
   SHOP_YAML,
 } from '../testing/api';
-import { cookieOf, sendInSession } from '../testing/sessions';
+import { cookieOf, sendInSession, sessionFromKey } from '../testing/sessions';
 import { startTestService, type TestService } from '../testing/test-service';
 
 const FROM_CONSOLE = { 'x-requested-with': 'console', 'sec-fetch-site': 'same-origin' };
@@ -161,6 +161,15 @@ describe('X-Account-Id', () => {
     });
     const status = await ok(service, made.secret, 'getAuthStatus');
     expect(status.account_id).toBe(staging.id);
+
+    // A session made from the owner's key is still the key's: no header needed, though the
+    // owner is a member of both accounts now.
+    const keySession = await sessionFromKey(service, service.adminKey);
+    const own = expectSuccess(
+      'getLiveConfig',
+      await sendInSession(service, keySession, 'getLiveConfig'),
+    );
+    expect(own.id).toBe((await ok(service, service.adminKey, 'getLiveConfig')).id);
 
     const editorKey = await service.keyFor('editor');
     expectProblem(await send(service, editorKey, 'getLiveConfig', inStaging), 403, 'forbidden');

@@ -230,8 +230,10 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
   /** The principal acting on the account the request names, if it names another. */
   const actingOn = (request: FastifyRequest, principal: Principal): Eventually<Principal> => {
     const named = request.headers[ACCOUNT_HEADER];
-    // A key's request names no other account: nothing to look up (the common case).
-    if (named === undefined ? !principal.session : named === principal.account.id) return principal;
+    // A key's request (or a key's session) that names no other account acts on the key's:
+    // nothing to look up (the common case). Only a person's own session may be ambiguous.
+    const keyOnly = !principal.session || principal.key !== null;
+    if (named === undefined ? keyOnly : named === principal.account.id) return principal;
     if (Array.isArray(named) || (named !== undefined && named.length > MAX_ACCOUNT_ID_LENGTH)) {
       throw HttpProblem.of('invalid_request', 'Send one X-Account-Id naming an account (acc_…)');
     }
