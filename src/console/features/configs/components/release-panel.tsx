@@ -150,6 +150,7 @@ function ScheduleDialog({
           <input
             id={fieldId}
             type="datetime-local"
+            step={1}
             value={at}
             aria-describedby={hintId}
             aria-invalid={mistake !== null || undefined}
