@@ -228,11 +228,7 @@ export function recordRequests(server: SetupServer): Request[] {
  */
 export function setupContractServer(...handlers: HttpHandler[]): SetupServer {
   // Environments and schedules are not offered unless a test says so: none is shown.
-  const server = setupServer(
-    ...handlers,
-    notOffered('listAccounts'),
-    notOffered('listSchedules'),
-  );
+  const server = setupServer(...handlers, notOffered('listAccounts'), notOffered('listSchedules'));
   beforeAll(() =>
     server.listen({
       onUnhandledRequest(request, print) {
