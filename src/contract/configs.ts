@@ -167,6 +167,18 @@ export const configRecordSchema = z
     ...recordFields,
     yaml: described(z.string(), 'The YAML text of the config'),
     validation: validationReportSchema,
+    pending_schedules: described(
+      z.optional(
+        z.array(
+          z.strictObject({
+            id: z.string(),
+            action: z.enum(['publish', 'ab_test']),
+            at: timestampSchema(),
+          }),
+        ),
+      ),
+      'The changes scheduled on this config that have not run yet, soonest first (GET /schedules has them whole).',
+    ),
   })
   .register(z.globalRegistry, {
     id: 'ConfigRecord',

@@ -115,10 +115,19 @@ describe('POST /schedules', () => {
   it('lists pending schedules by config, and cancels a pending one once', async () => {
     await start(false);
     const draft = await draftAdding('checkout-v2');
+    const before = await send(service, service.adminKey, 'getConfig', { params: { id: draft.id } });
     const made = await ok(service, service.adminKey, 'createSchedule', {
       payload: { at: inMinutes(30), config_id: draft.id, action: 'publish' },
     });
     expect(made).toMatchObject({ status: 'pending', at: inMinutes(30), reason: null });
+    // The config's record shows it, and its ETag changes with it.
+    const scheduledDraft = await send(service, service.adminKey, 'getConfig', {
+      params: { id: draft.id },
+    });
+    expect(JSON.parse(scheduledDraft.body).pending_schedules).toEqual([
+      { id: made.id, action: 'publish', at: inMinutes(30) },
+    ]);
+    expect(scheduledDraft.headers.etag).not.toBe(before.headers.etag);
     const pending = await ok(service, service.adminKey, 'listSchedules', {
       query: { config_id: draft.id, status: 'pending' },
     });
@@ -127,6 +136,10 @@ describe('POST /schedules', () => {
       params: { schedule_id: made.id },
     });
     expect(cancelled.status).toBe('cancelled');
+    const unscheduled = await ok(service, service.adminKey, 'getConfig', {
+      params: { id: draft.id },
+    });
+    expect(unscheduled.pending_schedules).toBeUndefined();
     expectProblem(
       await send(service, service.adminKey, 'cancelSchedule', { params: { schedule_id: made.id } }),
       409,

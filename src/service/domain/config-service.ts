@@ -110,13 +110,22 @@ export class ConfigService {
 
   async get(principal: Principal, id: string): Promise<ConfigRecord> {
     const accountId = principal.account.id;
-    const [row, liveId, policy] = await Promise.all([
+    const [row, liveId, policy, schedules] = await Promise.all([
       this.store.getConfig(accountId, id),
       this.store.getLiveId(accountId),
       this.store.getPolicy(accountId),
+      this.store.pendingSchedulesOf(accountId, id),
     ]);
     if (!row) throw notFound(`The config ${id}`);
-    return toRecord(row, liveId, policy);
+    // Part of the record (when there are any), so its ETag changes as changes are scheduled
+    // and run.
+    const pending = schedules.map(({ id: scheduleId, action, run_at }) => ({
+      id: scheduleId,
+      action,
+      at: run_at,
+    }));
+    const record = toRecord(row, liveId, policy);
+    return pending.length > 0 ? { ...record, pending_schedules: pending } : record;
   }
 
   async getLive(principal: Principal): Promise<ConfigRecord> {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { AccountSchedules } from './components/account-schedules';
 import { Link, useSearchParams } from 'react-router';
 import {
   CONFIG_REVIEW_FILTERS,
@@ -126,6 +127,7 @@ export function ConfigsPage() {
           Open the live config
         </Link>
       </p>
+      <AccountSchedules />
       <section
         aria-labelledby={listId}
         aria-busy={configs.isFetching || undefined}

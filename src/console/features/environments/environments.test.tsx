@@ -155,6 +155,28 @@ describe('scheduled publishes', () => {
   });
 });
 
+describe('the configs page', () => {
+  it("lists the account's waiting and failed scheduled changes, each with its config", async () => {
+    http.use(
+      handle('listSchedules', ({ query }) => ({
+        status: 200,
+        body:
+          query.status === 'pending'
+            ? [scheduleOf({ id: 'sch_1', status: 'pending' })]
+            : [scheduleOf({ id: 'sch_0', status: 'failed', reason: 'ada@example.com left' })],
+      })),
+    );
+    open('/configs');
+    const region = await screen.findByRole('region', { name: 'Scheduled changes' });
+    const items = within(region).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Publish of cfg_d at .*, scheduled by ada@example.com$/),
+      expect.stringMatching(/^Publish of cfg_d at .* failed: ada@example.com left$/),
+    ]);
+    expect(within(items[0] as HTMLElement).getByRole('link', { name: 'cfg_d' })).toBeTruthy();
+  });
+});
+
 describe('compare and promote', () => {
   it('shows what differs item by item and promotes the chosen items as a draft there', async () => {
     const sent: { body: unknown; account: string | null }[] = [];

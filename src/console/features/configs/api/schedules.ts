@@ -45,3 +45,17 @@ export function useCancelSchedule() {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: scheduleKeys.list() }),
   });
 }
+
+/** The account's pending schedules and its failed ones, newest first (null: none offered). */
+export function accountSchedulesQuery() {
+  return queryOptions({
+    queryKey: [...scheduleKeys.list(), 'account'],
+    queryFn: async ({ signal }): Promise<readonly Schedule[] | null> => {
+      const [pending, failed] = await Promise.all([
+        optionalRequest('listSchedules', { query: { status: 'pending' }, signal }),
+        optionalRequest('listSchedules', { query: { status: 'failed', limit: '5' }, signal }),
+      ]);
+      return pending === null ? null : [...pending, ...(failed ?? [])];
+    },
+  });
+}
