@@ -301,6 +301,15 @@ describe('the operator command line', () => {
         headers: { authorization: `Bearer ${started.demo_api_key}` },
       });
       expect(authStatusSchema.parse(await whoami.json()).email).toBe('demo@example.com');
+      // Beside production, a staging environment made from the same config.
+      const accounts = await fetch(`${demo.url}/api/v1/accounts`, {
+        headers: { authorization: `Bearer ${started.demo_api_key}` },
+      });
+      expect(
+        ((await accounts.json()) as { name: string; account_type: string }[]).map(
+          ({ name, account_type }) => `${name} (${account_type})`,
+        ),
+      ).toEqual(['Demo (production)', 'Staging (staging)']);
       const view = await fetch(
         `${demo.url}/api/v1/delivery/${started.demo_client_key}/apps/checkout`,
       );

@@ -1,8 +1,11 @@
 /**
  * The demo account `npm start` creates on an empty data directory: a live config with a few
  * apps, comments, and one running A/B test, an admin key printed once, and a client key
- * so that an app (or curl) can read its live view at once.
+ * so that an app (or curl) can read its live view at once; and a staging environment beside
+ * it, a copy of the same config.
  */
+import { ROLE_PERMISSIONS } from '../../contract/auth-status';
+import { Environments } from './environments';
 import { createInvitation } from './invitations';
 import type { Store } from '../store/store';
 import { Accounts, type CreatedAccount } from './accounts';
@@ -59,11 +62,24 @@ export async function createDemoAccount(store: Store, now: Date): Promise<DemoAc
   const account = await new Accounts(store, clock).create({
     name: 'Demo',
     ownerEmail: 'demo@example.com',
-    accountType: 'demo',
+    accountType: 'production',
     initialYaml: DEMO_CONFIG_YAML,
   });
   const owner = await store.getUser(account.user_id);
   if (!owner) throw new Error('the demo owner was not created');
+  // A staging environment beside it, started from the same config, to try changes in first.
+  const production = await store.getAccount(account.account_id);
+  if (!production) throw new Error('the demo account was not created');
+  await new Environments(store, clock).create(
+    {
+      key: null,
+      session: null,
+      permissions: ROLE_PERMISSIONS[owner.role],
+      user: owner,
+      account: production,
+    },
+    { name: 'Staging', account_type: 'staging', copy_from: account.account_id },
+  );
   const apiKeys = new ApiKeys(store, clock);
   const key = await apiKeys.issue({ user: owner, name: 'Demo admin key', actor: null });
   const clientKey = await new ClientKeys(store, clock).issue({
