@@ -6,7 +6,15 @@ import type { Role } from '../../contract/auth-status';
 import { validateConfigText } from '../../configs/validation/validate';
 import { Refused } from './refusals';
 import { newId } from '../ids';
-import type { OrganizationRecord, PersonRecord, UserRecord } from '../store/records';
+import type { ValidationReport } from '../../contract/validation';
+import type {
+  HistoryRecord,
+  NewConfig,
+  OrganizationRecord,
+  PersonRecord,
+  Principal,
+  UserRecord,
+} from '../store/records';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
@@ -75,35 +83,16 @@ export class Accounts {
         created_at: at,
         person_id: personId,
       },
-      firstConfig: {
-        id: configId,
-        account_id: accountId,
-        kind: 'published',
+      ...firstConfigOf({
+        accountId,
+        configId,
         label,
-        yaml: report.yaml ?? yaml,
-        revision: 1,
-        base_config_id: null,
-        valid: true,
-        error_count: 0,
-        warning_count: report.warning_count,
-        issues: report.issues,
-        created_at: at,
-        updated_at: at,
-        published_at: at,
-      },
-      history: {
-        account_id: accountId,
-        config_id: configId,
-        action: 'create',
+        yaml,
+        report,
         at,
-        revision: 1,
         summary: label,
-        api_key_id: null,
-        api_key_name: null,
-        actor_email: null,
-        operations: [],
-        applied_paths: [],
-      },
+        actor: null,
+      }),
       audit: audit(accountId, at, 'account.create', null, accountId, {
         name: input.name,
         owner: input.ownerEmail,
@@ -176,4 +165,57 @@ export async function organizationOfAccount(
     : undefined;
   if (!organization) throw new Error(`the account ${accountId} has no organization`);
   return organization;
+}
+
+/** What a new account's first config needs: its text checked, and who made it. */
+export interface FirstConfigInput {
+  readonly accountId: string;
+  readonly configId: string;
+  readonly label: string;
+  readonly yaml: string;
+  readonly report: ValidationReport;
+  readonly at: string;
+  /** Its one history entry's summary. */
+  readonly summary: string;
+  /** Who made the account; null for the operator. */
+  readonly actor: Pick<Principal, 'key' | 'user'> | null;
+}
+
+/** A new account's first config, published and live, and its one history entry. */
+export function firstConfigOf(input: FirstConfigInput): {
+  firstConfig: NewConfig;
+  history: HistoryRecord;
+} {
+  const { accountId, configId, label, report, at, actor } = input;
+  return {
+    firstConfig: {
+      id: configId,
+      account_id: accountId,
+      kind: 'published',
+      label,
+      yaml: report.yaml ?? input.yaml,
+      revision: 1,
+      base_config_id: null,
+      valid: true,
+      error_count: 0,
+      warning_count: report.warning_count,
+      issues: report.issues,
+      created_at: at,
+      updated_at: at,
+      published_at: at,
+    },
+    history: {
+      account_id: accountId,
+      config_id: configId,
+      action: 'create',
+      at,
+      revision: 1,
+      summary: input.summary,
+      api_key_id: actor?.key?.id ?? null,
+      api_key_name: actor?.key?.name ?? null,
+      actor_email: actor?.user.email ?? null,
+      operations: [],
+      applied_paths: [],
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { newId } from '../ids';
 import type { AccountRecord, Principal, UserRecord } from '../store/records';
 import type { AccountMembership } from '../store/environments/environments';
 import type { Store } from '../store/store';
-import { EMPTY_CONFIG_YAML } from './accounts';
+import { EMPTY_CONFIG_YAML, firstConfigOf } from './accounts';
 import { audit } from './audit';
 import { membershipIdpUserId } from './invitation-links';
 import type { Clock } from './clock';
@@ -104,37 +104,18 @@ export class Environments {
       {
         account,
         memberships,
-        firstConfig: {
-          id: configId,
-          account_id: accountId,
-          kind: 'published',
+        ...firstConfigOf({
+          accountId,
+          configId,
           label,
-          yaml: report.yaml ?? yaml.text,
-          revision: 1,
-          base_config_id: null,
-          valid: true,
-          error_count: 0,
-          warning_count: report.warning_count,
-          issues: report.issues,
-          created_at: at,
-          updated_at: at,
-          published_at: at,
-        },
-        history: {
-          account_id: accountId,
-          config_id: configId,
-          action: 'create',
+          yaml: yaml.text,
+          report,
           at,
-          revision: 1,
           summary: from
             ? `Copied from ${from.accountName} (${from.accountId}): config ${from.configId}, revision ${from.revision}`
             : label,
-          api_key_id: principal.key?.id ?? null,
-          api_key_name: principal.key?.name ?? null,
-          actor_email: principal.user.email,
-          operations: [],
-          applied_paths: [],
-        },
+          actor: principal,
+        }),
         audit: audit(accountId, at, 'account.create', principal, accountId, {
           name: input.name,
           account_type: input.account_type,
