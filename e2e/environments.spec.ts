@@ -223,6 +223,48 @@ test('a scheduled publish reaches an app listening to its stream', async ({ page
   }
 });
 
+test.describe('dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('the banner, the comparison and the schedule dialog have no axe violations', async ({
+    page,
+    seed,
+  }) => {
+    const { owner, staging, production } = organization;
+    const draft = await api<{ id: string }>(
+      seed,
+      owner,
+      'POST',
+      '/config/edit',
+      {
+        operations: [
+          { create_app: [{ id: `dark-${uniqueSuffix()}`, name: 'Dark', platform: 'ios' }] },
+        ],
+        summary: 'Dark check',
+      },
+      production,
+    );
+    await connect(page, owner.secret);
+    await page.goto(`/a/${production}/configs/${draft.id}/compare`);
+    await expect(page.getByRole('table', { name: /What differs/ })).toBeVisible();
+    await expect(environment(page)).toHaveClass(/environment-production/);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`/a/${production}/configs/${draft.id}`);
+    await page
+      .getByRole('region', { name: 'Releases' })
+      .getByRole('button', { name: 'Schedule publish…' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: /Schedule the publish of/ });
+    await expect(dialog.getByLabel(/Production is protected/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(`/a/${staging}/configs`);
+    await expect(environment(page)).toHaveClass(/environment-staging/);
+    await expectNoAxeViolations(page);
+  });
+});
+
 /** Reads an event stream until `text` arrives; what was read. */
 async function readUntil(response: Response, text: string): Promise<string> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();

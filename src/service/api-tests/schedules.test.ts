@@ -278,6 +278,30 @@ describe('the scheduler', () => {
     expect(Number(publishes[0]?.publishes)).toBe(6);
   });
 
+  it('runs a schedule that fell due while no instance ran, once one starts', async () => {
+    // This instance runs no scheduler: as if the service were down past the schedule's time.
+    await start(false);
+    const draft = await draftAdding('checkout-v2');
+    const made = await ok(service, service.adminKey, 'createSchedule', {
+      payload: { at: inMinutes(1), config_id: draft.id, action: 'publish' },
+    });
+    time.advance(60 * 60_000);
+    expect((await scheduled(made.id))?.status).toBe('pending');
+    const pool = new EditPool({ workers: 1, cacheBytes: 1024 * 1024 });
+    cleanUps.push(() => pool.close());
+    const restarted = await buildApp({
+      store: await service.openSecondStore(),
+      clock: time.clock,
+      sharedEditPool: pool,
+      webhookSender: false,
+      retention: false,
+      scheduler: FAST,
+    });
+    cleanUps.push(() => restarted.close());
+    await restarted.ready();
+    expect((await settled(made.id))?.status).toBe('done');
+  });
+
   it("takes over a claim whose instance stopped, and a stopped instance's late work changes nothing", async () => {
     await start();
     const draft = await draftAdding('checkout-v2');
