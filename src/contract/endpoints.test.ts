@@ -88,6 +88,7 @@ describe('the contract table', () => {
         'DELETE /schedules/{schedule_id}',
         'POST /promotions/preview',
         'POST /promotions',
+        'PUT /organization/owners/{user_id}',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));

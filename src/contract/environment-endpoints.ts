@@ -15,6 +15,8 @@ import {
   scheduleListSchema,
   scheduleParamsSchema,
   scheduleSchema,
+  organizationOwnerSchema,
+  ownerParamsSchema,
   updateAccountSchema,
 } from './environments';
 import {
@@ -65,6 +67,19 @@ export const environmentEndpoints = {
     body: updateAccountSchema,
     bodyRequired: true,
     responses: { 200: accountSchema, ...problems(400, 401, 403, 404, 413, 415, 429, 503) },
+  }),
+  nameOrganizationOwner: endpoint({
+    method: 'PUT',
+    path: '/organization/owners/{user_id}',
+    summary: 'Name a member of this account an owner of the organization (owners only)',
+    description:
+      'The person may then create accounts and act on any account of the organization; they become an admin of every one of them. 403 for a caller who is not an owner.',
+    tag: 'environments',
+    seed: false,
+    auth: 'signed_in',
+    permission: null,
+    params: ownerParamsSchema,
+    responses: { 200: organizationOwnerSchema, ...problems(401, 403, 404, 429, 503) },
   }),
   createSchedule: endpoint({
     method: 'POST',

@@ -87,6 +87,20 @@ export const updateAccountSchema = z
 
 export const accountParamsSchema = z.strictObject({ account_id: accountId });
 
+/** `PUT /organization/owners/{user_id}`: a member of this account named an owner. */
+export const organizationOwnerSchema = z
+  .strictObject({
+    user_id: z.string(),
+    email: z.string(),
+    accounts: described(
+      z.array(z.string()),
+      'Every account of the organization: the owner is an admin of each.',
+    ),
+  })
+  .register(z.globalRegistry, { id: 'OrganizationOwner' });
+export type OrganizationOwner = z.infer<typeof organizationOwnerSchema>;
+export const ownerParamsSchema = z.strictObject({ user_id: z.string().check(z.maxLength(100)) });
+
 /** Scheduled changes. */
 export const SCHEDULE_ACTIONS = ['publish', 'ab_test'] as const;
 export const SCHEDULE_STATUSES = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;

@@ -137,6 +137,39 @@ describe('accounts of an organization', () => {
     );
   });
 
+  it('lets an owner name another owner, who then reaches every account as an admin', async () => {
+    const staging = await createStaging();
+    const adminKey = await service.keyFor('admin');
+    const adminId = (await ok(service, adminKey, 'getAuthStatus')).user_id as string;
+    // Not an owner yet: may neither make accounts nor name owners.
+    expectProblem(
+      await send(service, adminKey, 'nameOrganizationOwner', { params: { user_id: adminId } }),
+      403,
+      'forbidden',
+    );
+    const named = await ok(service, service.adminKey, 'nameOrganizationOwner', {
+      params: { user_id: adminId },
+    });
+    expect(named.accounts.sort()).toEqual([service.account.account_id, staging.id].sort());
+    const there = await ok(service, adminKey, 'getAuthStatus', {
+      headers: { [ACCOUNT_HEADER]: staging.id },
+    });
+    expect(there).toMatchObject({ account_id: staging.id, role: 'admin' });
+    expectSuccess(
+      'createAccount',
+      await send(service, adminKey, 'createAccount', {
+        payload: { name: 'Development', account_type: 'development' },
+      }),
+    );
+    expectProblem(
+      await send(service, service.adminKey, 'nameOrganizationOwner', {
+        params: { user_id: 'usr_nobody' },
+      }),
+      404,
+      'not_found',
+    );
+  });
+
   it('stops at 20 accounts an organization, naming the limit', async () => {
     for (let n = 1; n < 20; n++) await createStaging(`Staging ${n}`);
     const refused = expectProblem(

@@ -6,6 +6,7 @@ import type {
   Account,
   CreateAccountRequest,
   CreatedAccountAnswer,
+  OrganizationOwner,
 } from '../../contract/environments';
 import { validateConfigText } from '../../configs/validation/validate';
 import { newId } from '../ids';
@@ -60,18 +61,8 @@ export class Environments {
 
   /** A new account of the caller's organization, made by one of its owners. */
   async create(principal: Principal, input: CreateAccountRequest): Promise<CreatedAccountAnswer> {
-    const personId = personIdOf(principal);
-    const organizationId = principal.account.organization_id;
-    if (
-      personId === null ||
-      !organizationId ||
-      !(await this.store.isOrganizationOwner(organizationId, personId))
-    ) {
-      throw new Refused(
-        'not_permitted',
-        "Only the organization's owners may create accounts; ask one of them",
-      );
-    }
+    const organizationId = await this.requireOwner(principal, 'create accounts');
+    const personId = personIdOf(principal) as string;
     const yaml = input.copy_from
       ? await this.liveTextOf(principal, personId, input.copy_from)
       : { text: EMPTY_CONFIG_YAML, from: null };
@@ -130,6 +121,55 @@ export class Environments {
       user_id: creator.id,
       live_config_id: configId,
     };
+  }
+
+  /**
+   * Names a member of the account acting on an owner of the organization: only an owner may.
+   * The new owner becomes an admin of every account of it.
+   */
+  async nameOwner(principal: Principal, userId: string): Promise<OrganizationOwner> {
+    const organizationId = await this.requireOwner(principal, 'name owners');
+    const member = await this.store.getUser(userId);
+    const person = member?.person_id ? await this.store.getPerson(member.person_id) : undefined;
+    if (!member || member.removed_at || member.account_id !== principal.account.id || !person) {
+      throw new Refused('not_found', `The member ${userId} was not found in this account`);
+    }
+    const at = this.clock().toISOString();
+    const accounts = await this.store.nameOrganizationOwner(
+      organizationId,
+      person.id,
+      (accountId) => ({
+        id: newId('usr_'),
+        account_id: accountId,
+        email: person.email,
+        role: 'admin',
+        idp_user_id: membershipIdpUserId(person, accountId, true),
+        created_at: at,
+        person_id: person.id,
+      }),
+      at,
+      audit(principal.account.id, at, 'organization.owner_add', principal, userId, {
+        email: person.email,
+      }),
+    );
+    return { user_id: userId, email: member.email, accounts };
+  }
+
+  /** The organization's id, when the caller's person owns it; 403 otherwise. */
+  private async requireOwner(principal: Principal, what: string): Promise<string> {
+    const personId = personIdOf(principal);
+    const organizationId = principal.account.organization_id;
+    if (
+      personId === null ||
+      !organizationId ||
+      !(await this.store.isOrganizationOwner(organizationId, personId))
+    ) {
+      throw new Refused(
+        'not_permitted',
+        `Only the organization's owners may ${what}; ask one of them`,
+      );
+    }
+    return organizationId;
   }
 
   /** Renames or (un)protects an account: its admins may. */

@@ -31,6 +31,10 @@ export function registerEnvironmentRoutes(
     body: await environments.update(principal, params.account_id, body),
   }));
 
+  registerEndpoint(app, 'nameOrganizationOwner', async ({ principal, params }) => ({
+    body: await environments.nameOwner(principal, params.user_id),
+  }));
+
   const pages = pagedList('schedules', CREATED_KEY.length);
   registerEndpoint(app, 'listSchedules', async ({ principal, query }) => {
     const page = await schedules.list(

@@ -350,6 +350,17 @@ export abstract class SqlStore implements Store {
   addEnvironment(input: environments.NewEnvironment, limit: number) {
     return this.db.write(environments.addEnvironment(input, this.texts, limit));
   }
+  nameOrganizationOwner(
+    organizationId: string,
+    personId: string,
+    memberships: (accountId: string) => UserRecord,
+    at: string,
+    audit: AuditRecord,
+  ) {
+    return this.db.write(
+      environments.nameOrganizationOwner(organizationId, personId, memberships, at, audit),
+    );
+  }
   updateAccount(
     id: string,
     change: { readonly name?: string; readonly protected?: boolean },

@@ -6,6 +6,7 @@ import type {
   EventData,
   ScheduleRecord,
   ScheduleRow,
+  UserRecord,
 } from '../records';
 import type { ScheduleFilter, ScheduleOutcome } from '../schedules/schedules';
 import type { WebhookEvent } from '../../../contract/webhooks';
@@ -21,6 +22,14 @@ export interface EnvironmentStore {
   organizationOwners(organizationId: string): Promise<string[]>;
   /** False, writing nothing, when the organization already has `limit` accounts. */
   addEnvironment(input: NewEnvironment, limit: number): Promise<boolean>;
+  /** Names a person an owner, an admin of every account; the organization's account ids. */
+  nameOrganizationOwner(
+    organizationId: string,
+    personId: string,
+    memberships: (accountId: string) => UserRecord,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<string[]>;
   updateAccount(
     id: string,
     change: { readonly name?: string; readonly protected?: boolean },

@@ -47,6 +47,10 @@ const UPDATE_ACCOUNT = sql(
   'UPDATE accounts SET name = COALESCE(?, name), protected = COALESCE(?, protected) WHERE id = ?',
 );
 const GET_ACCOUNT = sql('SELECT * FROM accounts WHERE id = ?');
+const RAISE_TO_ADMIN = sql("UPDATE users SET role = 'admin' WHERE id = ? AND account_id = ?");
+const ACCOUNTS_OF_ORGANIZATION = sql(
+  'SELECT id FROM accounts WHERE organization_id = ? ORDER BY created_at, id',
+);
 
 /** An account row (columns optionally prefixed); `protected` is 0/1 in SQLite. */
 export function toAccount(row: Row, prefix = ''): AccountRecord {
@@ -142,4 +146,29 @@ export function* updateAccount(
   yield* run(UPDATE_ACCOUNT, change.name ?? null, protectedValue, id);
   yield* addAudit(audit);
   return yield* getAccountRecord(id);
+}
+
+/**
+ * Names a person an owner of the organization, with an admin membership of each account of it
+ * (`memberships` for those they lack; a membership they hold is raised to admin). Returns the
+ * organization's account ids.
+ */
+export function* nameOrganizationOwner(
+  organizationId: string,
+  personId: string,
+  memberships: (accountId: string) => UserRecord,
+  at: string,
+  audit: AuditRecord,
+): Op<string[]> {
+  yield* run(INSERT_OWNER, organizationId, personId, at);
+  const accountIds = (yield* all(ACCOUNTS_OF_ORGANIZATION, organizationId)).map(
+    (row) => row.id as string,
+  );
+  for (const accountId of accountIds) {
+    const held = yield* get(MEMBERSHIP_OF_PERSON, personId, accountId);
+    if (held) yield* run(RAISE_TO_ADMIN, held.id, accountId);
+    else yield* run(INSERT_MEMBERSHIP, ...valuesOf(memberships(accountId), MEMBERSHIP_COLUMNS));
+  }
+  yield* addAudit(audit);
+  return accountIds;
 }
