@@ -25,6 +25,7 @@ export type EndpointTag =
   | 'audit'
   | 'people'
   | 'environments'
+  | 'experiments'
   | 'meta';
 
 /** The statuses an endpoint answers with a problem body (docs/api.md, Errors). */

@@ -49,6 +49,7 @@ import { deliveryEndpoints } from './delivery-endpoints';
 import { endpoint, problems, type Endpoint } from './endpoint-kit';
 import { webhookEndpoints } from './webhook-endpoints';
 import { environmentEndpoints } from './environment-endpoints';
+import { experimentEndpoints } from './experiment-endpoints';
 import { peopleEndpoints } from './people-endpoints';
 
 export {
@@ -383,6 +384,7 @@ export const contract = {
   ...webhookEndpoints,
   ...peopleEndpoints,
   ...environmentEndpoints,
+  ...experimentEndpoints,
 } as const satisfies Record<string, Endpoint>;
 
 export type Contract = typeof contract;
