@@ -34,6 +34,9 @@ export interface AbTestContents {
   readonly winner: string | null;
   readonly startedAt: string | null;
   readonly endedAt: string | null;
+  /** The ids of its goal metrics (the first is primary) and guardrails, as written. */
+  readonly metrics: readonly string[];
+  readonly guardrails: readonly string[];
 }
 
 export interface ConfigContents {
@@ -43,6 +46,12 @@ export interface ConfigContents {
 
 function stringOr(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }
 
 function settingsOf(value: unknown): Record<string, SettingValue> {
@@ -88,6 +97,8 @@ export function readConfigContents(data: unknown): ConfigContents {
       winner: stringOr(entry.winner),
       startedAt: stringOr(entry.started_at),
       endedAt: stringOr(entry.ended_at),
+      metrics: stringsOf(entry.metrics),
+      guardrails: stringsOf(entry.guardrails),
     })),
   };
 }

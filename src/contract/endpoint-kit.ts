@@ -55,6 +55,10 @@ export interface Endpoint {
   readonly body?: z.ZodMiniType;
   /** False: the body may be left out (nothing to say); a body that is sent must parse. */
   readonly bodyRequired?: boolean;
+  /** A smaller bound on the body than MAX_BODY_BYTES: larger gets 413. */
+  readonly maxBodyBytes?: number;
+  /** JSON is also taken as text/plain (what `navigator.sendBeacon` and CORS simple requests send). */
+  readonly plainTextJson?: boolean;
   /**
    * Successful responses carry an ETag naming their content (a config: `etagOf`). A GET that
    * also lists 304 answers it, without a body, to an `If-None-Match` naming that ETag.

@@ -7,6 +7,7 @@ import {
   eventBatchSchema,
   experimentResultsSchema,
   experimentTimeseriesSchema,
+  MAX_EVENTS_BODY_BYTES,
   metricListSchema,
   metricParamsSchema,
   metricSchema,
@@ -30,6 +31,8 @@ export const experimentEndpoints = {
     params: deliveryKeyParamsSchema,
     body: eventBatchSchema,
     bodyRequired: true,
+    maxBodyBytes: MAX_EVENTS_BODY_BYTES,
+    plainTextJson: true,
     responses: { 202: eventBatchAnswerSchema, ...problems(400, 404, 413, 415, 429, 503) },
   }),
   listMetrics: endpoint({

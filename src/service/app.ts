@@ -78,6 +78,22 @@ import type { UrlPolicy } from './webhooks/url-policy';
 import { registerWebhookSender } from './webhooks/register-sender';
 import { DEFAULT_RETENTION, type RetentionSettings } from './retention/pruner';
 import { registerPruner } from './retention/register-pruner';
+import {
+  DEFAULT_EVENT_BUDGET,
+  EventBudget,
+  EventIngestion,
+  type EventBudgetSettings,
+} from './domain/experiments/event-ingestion';
+import { LiveTestsReader } from './domain/experiments/live-tests';
+import { ResultsComputation } from './domain/experiments/results-computation';
+import { ExperimentResultsReads } from './domain/experiments/results-reads';
+import {
+  DEFAULT_RESULTS_JOB,
+  registerResultsJob,
+  ResultsJob,
+  type ResultsJobSettings,
+} from './experiments/results-job';
+import { registerEventRoutes, registerResultsRoutes } from './routes/experiment-results-routes';
 import { Environments } from './domain/environments';
 import { Promotions } from './domain/promotions';
 import { Schedules } from './domain/schedules';
@@ -131,6 +147,10 @@ export interface AppOptions {
   readonly retention?: Partial<RetentionSettings> | false;
   /** Scheduled changes: how often an instance looks for due ones; `false`: none run (tests). */
   readonly scheduler?: Partial<SchedulerSettings> | false;
+  /** Experiment results: how often the background job looks for stale ones; `false`: never (tests). */
+  readonly resultsJob?: Partial<ResultsJobSettings> | false;
+  /** Events a client key may send an instance each second. */
+  readonly eventBudget?: EventBudgetSettings;
   /** Sign-in and sessions: the public URL, session lengths, the default SSO connection. */
   readonly people?: PeopleSettings;
 }
@@ -274,6 +294,42 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.retention !== false) {
     registerPruner(app, store, clock, { ...DEFAULT_RETENTION, ...options.retention });
   }
+  const liveTests = new LiveTestsReader({ store, clock, configData: deliveryReads.configData });
+  registerEventRoutes(
+    app,
+    new EventIngestion({
+      store,
+      clock,
+      liveTests,
+      budget: new EventBudget(options.eventBudget ?? DEFAULT_EVENT_BUDGET, clock),
+    }),
+  );
+  const computation = new ResultsComputation({
+    store,
+    clock,
+    liveTests,
+    metricsOf: async () => [],
+  });
+  const resultsJob =
+    options.resultsJob === false
+      ? undefined
+      : new ResultsJob({
+          store,
+          computation,
+          clock,
+          settings: { ...DEFAULT_RESULTS_JOB, ...options.resultsJob },
+          log: app.log,
+        });
+  if (resultsJob) registerResultsJob(app, resultsJob);
+  registerResultsRoutes(
+    app,
+    new ExperimentResultsReads({
+      store,
+      clock,
+      liveTests,
+      wakeJob: () => resultsJob?.wake(),
+    }),
+  );
   registerDeliveryRoutes(app, {
     reads: deliveryReads,
     cdnMaxAgeSeconds: options.deliveryCdnMaxAgeSeconds ?? 0,

@@ -26,6 +26,8 @@ export interface DeliveryViewReads extends DeliveryReads {
    * the store answers at once and the view is cached (the 304 path).
    */
   viewByKey(key: string, appId: string): Eventually<CachedAppView | undefined>;
+  /** The live config's data (parsed once per config and process), for experiments. */
+  configData(accountId: string, stamp: LiveConfigStamp): Promise<unknown>;
 }
 
 export function createDeliveryReads(deps: {
@@ -60,6 +62,8 @@ export function createDeliveryReads(deps: {
   };
 
   return {
+    configData: dataOf,
+
     async clientKey(key: string): Promise<ClientKeyRecord | undefined> {
       const found = await store.findDeliveryKey(key);
       return found && found.key.revoked_at === null ? found.key : undefined;

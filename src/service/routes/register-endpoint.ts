@@ -121,6 +121,8 @@ export function registerEndpoint<N extends EndpointName>(
     url: `${API_BASE_PATH}${toFastifyPath(endpoint.path)}`,
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
+    ...('maxBodyBytes' in endpoint ? { bodyLimit: endpoint.maxBodyBytes } : {}),
+    config: { plainTextJson: 'plainTextJson' in endpoint && endpoint.plainTextJson === true },
     // After the rate limit, before the body is read: a request without a valid key learns
     // nothing about its body (401 before 400). Callback form, so that a key found at once
     // goes on at once. Client keys are found by the handler, in the path.

@@ -198,4 +198,87 @@ export const SINCE_PEOPLE: readonly Written[] = [
   CREATE INDEX schedules_by_config ON schedules(config_id) WHERE status = 'pending';
   `,
   },
+  {
+    name: 'experiments: event ids, exposures, metric events, exposed units, phases, results',
+    sqlite: `
+  -- Every event's client id, once: a repeated id is a duplicate whichever kind it names.
+  CREATE TABLE experiment_event_ids (
+    account_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    received_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX experiment_event_ids_by_age ON experiment_event_ids(received_ms);
+
+  -- Raw events, kept for the retention period; times in milliseconds since 1970 so that the
+  -- windows of metrics are sums, not date arithmetic in two dialects.
+  CREATE TABLE experiment_exposures (
+    account_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    received_ms BIGINT NOT NULL,
+    mismatch INTEGER NOT NULL
+  );
+  CREATE INDEX experiment_exposures_by_age ON experiment_exposures(received_ms);
+  CREATE INDEX experiment_exposures_mismatches ON experiment_exposures(account_id, test_id, phase)
+    WHERE mismatch = 1;
+
+  CREATE TABLE experiment_metric_events (
+    account_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    value DOUBLE PRECISION NOT NULL,
+    at_ms BIGINT NOT NULL,
+    received_ms BIGINT NOT NULL
+  );
+  CREATE INDEX experiment_metric_events_by_unit
+    ON experiment_metric_events(account_id, unit, event, at_ms);
+  CREATE INDEX experiment_metric_events_by_age ON experiment_metric_events(received_ms);
+
+  -- One row per unit exposed in a phase: its variant, first exposure, and whether it was
+  -- exposed to another variant too (kept out of results). What a refresh reads.
+  CREATE TABLE experiment_units (
+    account_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    unit TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    first_ms BIGINT NOT NULL,
+    multiple INTEGER NOT NULL,
+    PRIMARY KEY (account_id, test_id, phase, unit)
+  );
+
+  -- A running test's weights as they went live; a change of weights starts the next phase.
+  CREATE TABLE experiment_phases (
+    account_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    weights TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    PRIMARY KEY (account_id, test_id, number)
+  );
+
+  -- What the background job computed: per phase the latest sums, and one row per day (the
+  -- sums as they stood at that day's last computation) for the lift over time.
+  CREATE TABLE experiment_results (
+    account_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    sums TEXT NOT NULL,
+    computed_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, test_id, phase, day)
+  );
+  CREATE TABLE experiment_refreshes (
+    account_id TEXT NOT NULL,
+    test_id TEXT NOT NULL,
+    requested_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, test_id)
+  );
+  `,
+  },
 ];

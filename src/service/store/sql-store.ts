@@ -47,6 +47,8 @@ import * as signIns from './people/sign-ins';
 import type { SignInWrites } from './people/sign-ins';
 import * as environments from './environments/environments';
 import * as schedules from './schedules/schedules';
+import * as experimentEvents from './experiments/experiment-events';
+import * as experimentResults from './experiments/experiment-results';
 import * as sessions from './sessions/sessions';
 import * as signInFailures from './sign-in-failures/sign-in-failures';
 import type { FailureScope } from './sign-in-failures/sign-in-failures';
@@ -401,5 +403,52 @@ export abstract class SqlStore implements Store {
   }
   nextRunAt() {
     return this.db.read(schedules.nextRunAt());
+  }
+  ingestEvents(
+    accountId: string,
+    events: readonly experimentEvents.StoredEvent[],
+    receivedMs: number,
+  ) {
+    return this.db.write(experimentEvents.ingestEvents(accountId, events, receivedMs));
+  }
+  syncPhases(accountId: string, running: readonly experimentEvents.RunningTest[], at: string) {
+    return this.db.write(experimentEvents.syncPhases(accountId, running, at));
+  }
+  phasesOfTest(accountId: string, testId: string) {
+    return this.db.read(experimentEvents.phasesOfTest(accountId, testId));
+  }
+  unitPage(
+    place: { readonly accountId: string; readonly testId: string; readonly phase: number },
+    metrics: readonly experimentResults.CountedMetric[],
+    afterUnit: string,
+    limit: number,
+  ) {
+    return this.db.read(experimentResults.unitPage(place, metrics, afterUnit, limit));
+  }
+  mismatchesOf(accountId: string, testId: string, phase: number) {
+    return this.db.read(experimentResults.mismatchesOf(accountId, testId, phase));
+  }
+  saveResults(
+    accountId: string,
+    testId: string,
+    row: experimentResults.ResultsRow,
+    startedAt: string,
+  ) {
+    return this.db.write(experimentResults.saveResults(accountId, testId, row, startedAt));
+  }
+  resultsOfPhase(accountId: string, testId: string, phase: number) {
+    return this.db.read(experimentResults.resultsOfPhase(accountId, testId, phase));
+  }
+  latestResults(accountId: string, testId: string, phase: number) {
+    return this.db.read(experimentResults.latestResults(accountId, testId, phase));
+  }
+  requestRefresh(accountId: string, testId: string, at: string) {
+    return this.db.writeOne(experimentResults.requestRefresh(accountId, testId, at));
+  }
+  phasesToCompute(endedSince: string) {
+    return this.db.read(experimentResults.phasesToCompute(endedSince));
+  }
+  pruneExperimentEvents(beforeMs: number, limit: number) {
+    return this.db.write(experimentResults.pruneExperimentEvents(beforeMs, limit));
   }
 }

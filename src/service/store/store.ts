@@ -9,6 +9,7 @@
  * runs, the rows it declares up front (`ConfigReads`); its writes are sent when it returns.
  * Reading a row that was not declared is a programming error, which a test on either catches.
  */
+import type { ExperimentStore } from './experiments/experiment-store';
 import type { SignInThrottleStore } from './sign-in-failures/sign-in-failures-store';
 import type { PeopleStore } from './people/people-store';
 import type { PruningStore } from './retention/pruning-store';
@@ -130,7 +131,8 @@ export interface Store
     PeopleStore,
     SignInThrottleStore,
     EnvironmentStore,
-    ScheduleStore {
+    ScheduleStore,
+    ExperimentStore {
   /** Whether any account exists (the demo account is made only in an empty database). */
   hasAccounts(): Promise<boolean>;
   createAccount(input: NewAccount): Promise<void>;

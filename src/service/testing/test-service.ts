@@ -72,6 +72,7 @@ export interface TestServiceOptions {
   readonly people?: AppOptions['people'];
   /** Scheduled changes run only when asked for (their own tests). */
   readonly scheduler?: AppOptions['scheduler'];
+  readonly resultsJob?: AppOptions['resultsJob'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -111,6 +112,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Pruning has its own tests (retention/pruner.test.ts), which run it by hand.
     retention: false,
     scheduler: options.scheduler ?? false,
+    resultsJob: options.resultsJob ?? false,
   });
   const account = await createAccount(store, {
     name: 'Test account',

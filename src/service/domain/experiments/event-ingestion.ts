@@ -1,0 +1,151 @@
+/**
+ * Events in (`POST /delivery/{client_key}/events`): each event of a batch is checked on its
+ * own, exposures are placed in their test's current phase and checked against assignment,
+ * and the batch is stored in one transaction. A key's events are bounded per second on each
+ * instance, so that one fleet cannot take every write the database has.
+ */
+import { variantOf } from '../../../contract/assignment';
+import {
+  EVENT_DEDUPE_DAYS,
+  MAX_EVENT_AGE_DAYS,
+  MAX_EVENT_AHEAD_MINUTES,
+  experimentEventSchema,
+  type EventBatchAnswer,
+  type EventRejection,
+} from '../../../contract/experiments';
+import type { StoredEvent } from '../../store/experiments/experiment-events';
+import type { DeliveryKeyLookup } from '../../store/records';
+import type { Store } from '../../store/store';
+import type { Clock } from '../clock';
+import { keyCanRead } from '../client-keys';
+import { Refused } from '../refusals';
+import type { LiveExperiments, LiveTestsReader } from './live-tests';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+export interface EventBudgetSettings {
+  /** Events a second one client key may send to one instance, on average. */
+  readonly perSecond: number;
+  /** How many it may send at once, above the average. */
+  readonly burst: number;
+}
+
+/** 20,000 events a second per key and instance: twice what one instance ingests (bench). */
+export const DEFAULT_EVENT_BUDGET: EventBudgetSettings = { perSecond: 20_000, burst: 40_000 };
+
+/** A token bucket per client key; the oldest keys are forgotten past a bound. */
+export class EventBudget {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly settings: EventBudgetSettings,
+    private readonly clock: Clock,
+    private readonly remembered = 10_000,
+  ) {}
+
+  /** Takes `events` from the key's budget; the seconds to wait when it holds too few. */
+  take(key: string, events: number): number | undefined {
+    const now = this.clock().getTime();
+    const { perSecond, burst } = this.settings;
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+    const tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    this.buckets.delete(key);
+    if (this.buckets.size >= this.remembered)
+      this.buckets.delete(this.buckets.keys().next().value ?? '');
+    if (tokens < events) {
+      this.buckets.set(key, { tokens, at: now });
+      return Math.max(1, Math.ceil((events - tokens) / perSecond));
+    }
+    this.buckets.set(key, { tokens: tokens - events, at: now });
+    return undefined;
+  }
+}
+
+type Checked = { readonly event: StoredEvent } | { readonly rejected: EventRejection };
+
+export class EventIngestion {
+  constructor(
+    private readonly deps: {
+      readonly store: Store;
+      readonly clock: Clock;
+      readonly liveTests: LiveTestsReader;
+      readonly budget: EventBudget;
+    },
+  ) {}
+
+  /** The batch's answer; undefined for an unknown or revoked key (the caller's 404). */
+  async ingest(
+    clientKey: string,
+    events: readonly unknown[],
+  ): Promise<EventBatchAnswer | undefined> {
+    const { store, clock, liveTests, budget } = this.deps;
+    const found = await store.findDeliveryKey(clientKey);
+    if (!found || found.key.revoked_at !== null) return undefined;
+    const wait = budget.take(found.key.id, events.length);
+    if (wait !== undefined)
+      throw new Refused('too_many_tries', 'This client key sends more events than allowed', {
+        retryAfterSeconds: wait,
+      });
+    const live = await liveTests.of(found.key.account_id, found.live);
+    const now = clock().getTime();
+    const accepted: StoredEvent[] = [];
+    const rejected: EventBatchAnswer['rejected'] = [];
+    events.forEach((raw, index) => {
+      const checked = checkEvent(raw, { found, live, now });
+      if ('rejected' in checked) rejected.push({ index, code: checked.rejected });
+      else accepted.push(checked.event);
+    });
+    if (accepted.length === 0) return { accepted: 0, duplicates: 0, rejected };
+    const counts = await store.ingestEvents(found.key.account_id, accepted, now);
+    return { ...counts, rejected };
+  }
+}
+
+/** How long an event id is remembered at least (the pruner keeps them longer). */
+export const EVENT_ID_MEMORY_MS = EVENT_DEDUPE_DAYS * DAY_MS;
+
+function checkEvent(
+  raw: unknown,
+  context: {
+    readonly found: DeliveryKeyLookup;
+    readonly live: LiveExperiments;
+    readonly now: number;
+  },
+): Checked {
+  const parsed = experimentEventSchema.safeParse(raw);
+  if (!parsed.success) return { rejected: 'invalid' };
+  const event = parsed.data;
+  const atMs = Date.parse(event.at);
+  if (atMs < context.now - MAX_EVENT_AGE_DAYS * DAY_MS) return { rejected: 'too_old' };
+  if (atMs > context.now + MAX_EVENT_AHEAD_MINUTES * MINUTE_MS) return { rejected: 'in_future' };
+  if (event.kind === 'metric') {
+    const { id, unit } = event;
+    return { event: { kind: 'metric', id, event: event.event, unit, value: event.value ?? 1, atMs } };
+  }
+  const test = context.live.tests.get(event.test);
+  const phase = context.live.phases.get(event.test);
+  // A test of an app outside the key's scope is as unknown as one that does not exist.
+  if (
+    test?.status !== 'running' ||
+    phase === undefined ||
+    test.app === null ||
+    !keyCanRead(context.found.key, test.app)
+  )
+    return { rejected: 'not_running' };
+  if (!test.variants.some((variant) => variant.id === event.variant))
+    return { rejected: 'unknown_variant' };
+  const assigned = variantOf({ id: test.id, status: 'running', variants: test.variants }, event.unit);
+  return {
+    event: {
+      kind: 'exposure',
+      id: event.id,
+      test: test.id,
+      phase,
+      variant: event.variant,
+      unit: event.unit,
+      atMs,
+      mismatch: assigned?.id !== event.variant,
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The A/B tests of an account's live config, as events and results need them, with each
+ * running test's current phase. Read once per live config (id, revision) and process, and
+ * the phases brought in line on that first read: a publish that changes a running test's
+ * weights starts its next phase before the first exposure under the new weights is taken.
+ */
+import { readConfigContents } from '../../../configs/config-contents';
+import type { LiveConfigStamp } from '../../../configs/delivery-view';
+import type { Clock } from '../clock';
+import type { Store } from '../../store/store';
+
+export interface LiveTest {
+  readonly id: string;
+  readonly app: string | null;
+  readonly status: string | null;
+  readonly variants: readonly { readonly id: string; readonly weight: number }[];
+  readonly metrics: readonly string[];
+  readonly guardrails: readonly string[];
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+}
+
+export interface LiveExperiments {
+  readonly tests: ReadonlyMap<string, LiveTest>;
+  /** Each running test's current phase number. */
+  readonly phases: ReadonlyMap<string, number>;
+}
+
+const NONE: LiveExperiments = { tests: new Map(), phases: new Map() };
+/** Live configs remembered per process: one per account that sends events, bounded. */
+const REMEMBERED = 256;
+
+export class LiveTestsReader {
+  private readonly known = new Map<string, Promise<LiveExperiments>>();
+
+  constructor(
+    private readonly deps: {
+      readonly store: Store;
+      readonly clock: Clock;
+      /** The live config's data, parsed once for delivery and experiments alike. */
+      readonly configData: (accountId: string, stamp: LiveConfigStamp) => Promise<unknown>;
+    },
+  ) {}
+
+  /** The live config's tests and phases; none when the account has no live config. */
+  of(accountId: string, stamp: LiveConfigStamp | undefined): Promise<LiveExperiments> {
+    if (!stamp) return Promise.resolve(NONE);
+    const key = `${accountId}\u0000${stamp.id}\u0000${stamp.revision}`;
+    const known = this.known.get(key);
+    if (known) return known;
+    const reading = this.read(accountId, stamp);
+    if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value ?? '');
+    this.known.set(key, reading);
+    reading.catch(() => this.known.delete(key));
+    return reading;
+  }
+
+  /** The account's live tests now (the results job and reads). */
+  async current(accountId: string): Promise<LiveExperiments> {
+    return this.of(accountId, await this.deps.store.getLiveStamp(accountId));
+  }
+
+  private async read(accountId: string, stamp: LiveConfigStamp): Promise<LiveExperiments> {
+    const contents = readConfigContents(await this.deps.configData(accountId, stamp));
+    const tests = new Map<string, LiveTest>();
+    for (const test of contents.abTests) {
+      if (tests.has(test.id)) continue;
+      tests.set(test.id, {
+        id: test.id,
+        app: test.app,
+        status: test.status,
+        variants: test.variants.map((variant) => ({ id: variant.id, weight: variant.weight ?? 0 })),
+        metrics: test.metrics,
+        guardrails: test.guardrails,
+        startedAt: test.startedAt,
+        endedAt: test.endedAt,
+      });
+    }
+    const running = [...tests.values()]
+      .filter((test) => test.status === 'running')
+      .map((test) => ({
+        testId: test.id,
+        weights: Object.fromEntries(test.variants.map((variant) => [variant.id, variant.weight])),
+      }));
+    const phases = await this.deps.store.syncPhases(
+      accountId,
+      running,
+      this.deps.clock().toISOString(),
+    );
+    return { tests, phases };
+  }
+}

@@ -1,0 +1,32 @@
+/** What experiment events and results ask of the store (the SQL is beside this file). */
+import type { IngestCounts, PhaseRow, RunningTest, StoredEvent } from './experiment-events';
+import type { CountedMetric, PhaseToCompute, ResultsRow, UnitEvents } from './experiment-results';
+
+export interface ExperimentStore {
+  /** One batch in one transaction; an id the account sent before is a duplicate. */
+  ingestEvents(
+    accountId: string,
+    events: readonly StoredEvent[],
+    receivedMs: number,
+  ): Promise<IngestCounts>;
+  /** Phases in line with the running tests (domain/experiments/phases.ts); current numbers. */
+  syncPhases(
+    accountId: string,
+    running: readonly RunningTest[],
+    at: string,
+  ): Promise<Map<string, number>>;
+  phasesOfTest(accountId: string, testId: string): Promise<PhaseRow[]>;
+  unitPage(
+    place: { readonly accountId: string; readonly testId: string; readonly phase: number },
+    metrics: readonly CountedMetric[],
+    afterUnit: string,
+    limit: number,
+  ): Promise<UnitEvents[]>;
+  mismatchesOf(accountId: string, testId: string, phase: number): Promise<number>;
+  saveResults(accountId: string, testId: string, row: ResultsRow, startedAt: string): Promise<void>;
+  resultsOfPhase(accountId: string, testId: string, phase: number): Promise<ResultsRow[]>;
+  latestResults(accountId: string, testId: string, phase: number): Promise<ResultsRow | undefined>;
+  requestRefresh(accountId: string, testId: string, at: string): Promise<void>;
+  phasesToCompute(endedSince: string): Promise<PhaseToCompute[]>;
+  pruneExperimentEvents(beforeMs: number, limit: number): Promise<number>;
+}
