@@ -131,8 +131,7 @@ const TAGS: Record<Endpoint['tag'], string> = {
   people: 'Signing in, sessions, members, invitations and the sign-in settings',
   environments:
     "The organization's accounts as environments, promotion between them, scheduled changes",
-  experiments:
-    'Experiment results: events from apps, metrics, and the results of each A/B test',
+  experiments: 'Experiment results: events from apps, metrics, and the results of each A/B test',
   meta: 'Probes and this document',
 };
 

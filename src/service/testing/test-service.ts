@@ -73,6 +73,7 @@ export interface TestServiceOptions {
   /** Scheduled changes run only when asked for (their own tests). */
   readonly scheduler?: AppOptions['scheduler'];
   readonly resultsJob?: AppOptions['resultsJob'];
+  readonly eventBudget?: AppOptions['eventBudget'];
 }
 
 // One edit pool for a test file's services: its worker takes about 0.4 s to start from the
@@ -113,6 +114,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     retention: false,
     scheduler: options.scheduler ?? false,
     resultsJob: options.resultsJob ?? false,
+    ...(options.eventBudget ? { eventBudget: options.eventBudget } : {}),
   });
   const account = await createAccount(store, {
     name: 'Test account',

@@ -121,7 +121,9 @@ function checkEvent(
   if (atMs > context.now + MAX_EVENT_AHEAD_MINUTES * MINUTE_MS) return { rejected: 'in_future' };
   if (event.kind === 'metric') {
     const { id, unit } = event;
-    return { event: { kind: 'metric', id, event: event.event, unit, value: event.value ?? 1, atMs } };
+    return {
+      event: { kind: 'metric', id, event: event.event, unit, value: event.value ?? 1, atMs },
+    };
   }
   const test = context.live.tests.get(event.test);
   const phase = context.live.phases.get(event.test);
@@ -135,7 +137,10 @@ function checkEvent(
     return { rejected: 'not_running' };
   if (!test.variants.some((variant) => variant.id === event.variant))
     return { rejected: 'unknown_variant' };
-  const assigned = variantOf({ id: test.id, status: 'running', variants: test.variants }, event.unit);
+  const assigned = variantOf(
+    { id: test.id, status: 'running', variants: test.variants },
+    event.unit,
+  );
   return {
     event: {
       kind: 'exposure',

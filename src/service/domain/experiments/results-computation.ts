@@ -116,7 +116,12 @@ export class ResultsComputation {
     await store.saveResults(
       place.accountId,
       place.testId,
-      { phase: place.phase, day: computedAt.slice(0, 10), sums: JSON.stringify(result), computedAt },
+      {
+        phase: place.phase,
+        day: computedAt.slice(0, 10),
+        sums: JSON.stringify(result),
+        computedAt,
+      },
       startedAt,
     );
     return result;

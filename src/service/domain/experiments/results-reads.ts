@@ -126,9 +126,9 @@ export class ExperimentResultsReads {
         variants: variantIds.slice(1).map((variantId) => ({
           id: variantId,
           points: days.map(({ day, sums }, dayIndex) => {
-            const row = analyses[dayIndex]
-              ?.find((analysis) => analysis.id === metric.id)
-              ?.variants[variantIds.indexOf(variantId)];
+            const row = analyses[dayIndex]?.find((analysis) => analysis.id === metric.id)?.variants[
+              variantIds.indexOf(variantId)
+            ];
             return { date: day, units: sums.units[variantId] ?? 0, lift: row?.lift ?? null };
           }),
         })),
@@ -244,8 +244,20 @@ function metricsAnswer(
         if (row) return { id: variantId, units, ...row };
         if (index === 0) return { id: variantId, units, value: null, verdict: 'control' as const };
         return computed
-          ? { id: variantId, units, value: null, verdict: 'no_result' as const, note: UNKNOWN_METRIC }
-          : { id: variantId, units, value: null, verdict: 'not_enough_data' as const, note: NOT_YET };
+          ? {
+              id: variantId,
+              units,
+              value: null,
+              verdict: 'no_result' as const,
+              note: UNKNOWN_METRIC,
+            }
+          : {
+              id: variantId,
+              units,
+              value: null,
+              verdict: 'not_enough_data' as const,
+              note: NOT_YET,
+            };
       }),
     };
   });

@@ -56,6 +56,7 @@ export function unitValue(
   count: number,
   sum: number,
 ): number {
-  const raw = metric.kind === 'binomial' ? (count > 0 ? 1 : 0) : metric.kind === 'count' ? count : sum;
+  const raw =
+    metric.kind === 'binomial' ? (count > 0 ? 1 : 0) : metric.kind === 'count' ? count : sum;
   return metric.cap !== null && raw > metric.cap ? metric.cap : raw;
 }

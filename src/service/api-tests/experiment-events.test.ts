@@ -1,0 +1,268 @@
+/**
+ * POST /delivery/{client_key}/events: each event taken or rejected on its own, duplicates
+ * counted once, exposures checked against assignment (mismatches kept apart), units exposed
+ * to two variants counted apart, JSON as text/plain, the batch's bounds, the key's budget,
+ * and phases started by a change of weights.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { variantOf } from '../../contract/assignment';
+import { MAX_EVENTS_PER_BATCH } from '../../contract/experiments';
+import {
+  editOk,
+  expectProblem,
+  expectSuccess,
+  manualClock,
+  ok,
+  send,
+  SHOP_YAML,
+} from '../testing/api';
+import { startTestService, type TestService } from '../testing/test-service';
+
+const NOW = '2026-11-22T10:00:00.000Z';
+const BIG_BUTTON = {
+  id: 'bigger-button',
+  status: 'running',
+  variants: [
+    { id: 'control', weight: 50 },
+    { id: 'big', weight: 50 },
+  ],
+};
+
+let clock: ReturnType<typeof manualClock>;
+let service: TestService;
+let key: string;
+let eventNumber = 0;
+
+beforeEach(async () => {
+  clock = manualClock(NOW);
+  service = await startTestService({ clock: clock.clock, initialYaml: SHOP_YAML });
+  key = (await ok(service, service.adminKey, 'createClientKey', { payload: { name: 'Apps' } })).key;
+});
+afterEach(async () => {
+  await service.close();
+});
+
+function exposure(unit: string, extra: Record<string, unknown> = {}) {
+  const variant = variantOf(BIG_BUTTON, unit)?.id;
+  eventNumber += 1;
+  return {
+    kind: 'exposure',
+    test: 'bigger-button',
+    variant,
+    unit,
+    at: NOW,
+    id: `e${eventNumber}`,
+    ...extra,
+  };
+}
+
+function metric(unit: string, extra: Record<string, unknown> = {}) {
+  eventNumber += 1;
+  return { kind: 'metric', event: 'purchase', unit, at: NOW, id: `m${eventNumber}`, ...extra };
+}
+
+function sendEvents(events: unknown[], options: { key?: string; contentType?: string } = {}) {
+  return send(service, undefined, 'sendEvents', {
+    params: { client_key: options.key ?? key },
+    payload: JSON.stringify({ events }),
+    headers: { 'content-type': options.contentType ?? 'application/json' },
+  });
+}
+
+async function accepted(events: unknown[]) {
+  return expectSuccess('sendEvents', await sendEvents(events), 202);
+}
+
+describe('POST /delivery/{client_key}/events', () => {
+  it('takes good events and names each bad one by its place and why', async () => {
+    const answer = await accepted([
+      exposure('u1'),
+      metric('u1', { value: 12.5 }),
+      exposure('u2', { test: 'onboarding' }),
+      exposure('u3', { test: 'no-such-test' }),
+      exposure('u4', { variant: 'huge' }),
+      metric('u5', { at: '2026-11-14T09:59:00.000Z' }),
+      metric('u6', { at: '2026-11-22T10:05:01.000Z' }),
+      { kind: 'metric', event: 'purchase', unit: 'u7', at: NOW },
+      metric('u8', { value: 'a lot' }),
+      metric('x'.repeat(201)),
+      exposure('u9', { id: 'i'.repeat(65) }),
+      'not an event',
+    ]);
+    expect(answer).toEqual({
+      accepted: 2,
+      duplicates: 0,
+      rejected: [
+        { index: 2, code: 'not_running' },
+        { index: 3, code: 'not_running' },
+        { index: 4, code: 'unknown_variant' },
+        { index: 5, code: 'too_old' },
+        { index: 6, code: 'in_future' },
+        { index: 7, code: 'invalid' },
+        { index: 8, code: 'invalid' },
+        { index: 9, code: 'invalid' },
+        { index: 10, code: 'invalid' },
+        { index: 11, code: 'invalid' },
+      ],
+    });
+  });
+
+  it('counts an event id sent again once, in a later batch or the same one', async () => {
+    const first = exposure('u1');
+    expect(await accepted([first, first, metric('u1', { id: 'same' })])).toMatchObject({
+      accepted: 2,
+      duplicates: 1,
+    });
+    // Ids are one space per account: a metric event reusing an exposure's id is a duplicate.
+    expect(await accepted([first, metric('u2', { id: first.id })])).toMatchObject({
+      accepted: 0,
+      duplicates: 2,
+    });
+  });
+
+  it('takes JSON sent as text/plain (sendBeacon, no preflight) and nothing else', async () => {
+    const answer = await sendEvents([exposure('u1')], { contentType: 'text/plain;charset=UTF-8' });
+    expect(expectSuccess('sendEvents', answer, 202)).toMatchObject({ accepted: 1 });
+    expectProblem(await sendEvents([exposure('u2')], { contentType: 'text/csv' }), 415);
+    // text/plain stays a 415 on every other endpoint.
+    const edit = await send(service, service.adminKey, 'editConfig', {
+      payload: '{"operations":[]}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectProblem(edit, 415, 'unsupported_media_type');
+  });
+
+  it('refuses a malformed body, too many events and too many bytes, storing nothing', async () => {
+    const malformed = await send(service, undefined, 'sendEvents', {
+      params: { client_key: key },
+      payload: '{"events": [',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(malformed, 400);
+    expectProblem(await sendEvents({ length: 1 } as unknown as unknown[]), 400);
+    const tooMany = Array.from({ length: MAX_EVENTS_PER_BATCH + 1 }, (_, index) =>
+      metric(`u${index}`),
+    );
+    expectProblem(await sendEvents(tooMany), 400);
+    // Within the count but past the bytes: a real batch padded with whitespace.
+    const heavy = await send(service, undefined, 'sendEvents', {
+      params: { client_key: key },
+      payload: `${JSON.stringify({ events: [metric('u1')] })}${' '.repeat(256 * 1024)}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(heavy, 413);
+    // Nothing of those was kept: the same ids are new now.
+    expect(await accepted(tooMany.slice(0, 3))).toMatchObject({ accepted: 3, duplicates: 0 });
+  });
+
+  it('answers 404 to an unknown or revoked key', async () => {
+    expectProblem(await sendEvents([exposure('u1')], { key: 'ck_unknown' }), 404);
+    const made = await ok(service, service.adminKey, 'createClientKey', {
+      payload: { name: 'Old' },
+    });
+    await ok(service, service.adminKey, 'revokeClientKey', { params: { id: made.id } });
+    expectProblem(await sendEvents([exposure('u1')], { key: made.key }), 404);
+  });
+
+  it("rejects exposures of a test whose app is outside the key's apps", async () => {
+    const scoped = await ok(service, service.adminKey, 'createClientKey', {
+      payload: { name: 'iOS', apps: ['ios-app'] },
+    });
+    const answer = expectSuccess(
+      'sendEvents',
+      await sendEvents([exposure('u1'), metric('u1')], { key: scoped.key }),
+      202,
+    );
+    expect(answer).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      rejected: [{ index: 0, code: 'not_running' }],
+    });
+  });
+
+  it("bounds a key's events a second: past its budget, 429 with Retry-After", async () => {
+    await service.close();
+    service = await startTestService({
+      clock: clock.clock,
+      initialYaml: SHOP_YAML,
+      eventBudget: { perSecond: 10, burst: 20 },
+    });
+    key = (await ok(service, service.adminKey, 'createClientKey', { payload: { name: 'A' } })).key;
+    const batch = (size: number) => Array.from({ length: size }, (_, index) => metric(`u${index}`));
+    expect(await accepted(batch(20))).toMatchObject({ accepted: 20 });
+    const refused = await sendEvents(batch(5));
+    expectProblem(refused, 429, 'rate_limited');
+    expect(refused.headers['retry-after']).toBe('1');
+    clock.advance(500);
+    expect(await accepted(batch(5))).toMatchObject({ accepted: 5 });
+  });
+});
+
+describe('what results count', () => {
+  async function results(query: Record<string, string> = {}) {
+    return ok(service, service.adminKey, 'getResults', {
+      params: { test_id: 'bigger-button' },
+      query,
+    });
+  }
+
+  it('keeps mismatches and units exposed to both variants apart', async () => {
+    const wrong = (unit: string) =>
+      exposure(unit, { variant: variantOf(BIG_BUTTON, unit)?.id === 'big' ? 'control' : 'big' });
+    await accepted([exposure('u1'), exposure('u2'), wrong('u3'), wrong('u4'), wrong('u5')]);
+    // u1 seen with the other variant too: a multiple exposure? No: a mismatch, kept apart.
+    await accepted([wrong('u1')]);
+    const before = await results();
+    expect(before.computed_at).toBeNull();
+    expect(before.phase.number).toBe(1);
+    expect(before.phase.weights).toEqual({ control: 50, big: 50 });
+  });
+
+  it('starts a new phase when a running test\u2019s weights change, and places exposures in it', async () => {
+    await accepted([exposure('u1')]);
+    // A running test's weights change only through its fields (set), published as a whole.
+    const draft = await editOk(service, service.adminKey, {
+      operations: [
+        {
+          set: [
+            { path: '/ab_tests/0/variants/0/weight', value: 80 },
+            { path: '/ab_tests/0/variants/1/weight', value: 20 },
+          ],
+        },
+      ],
+      summary: 'More traffic to the control',
+    });
+    clock.advance(60_000);
+    await ok(service, service.adminKey, 'publishConfig', { params: { id: draft.id } });
+    await accepted([exposure('u2', { at: new Date(clock.now()).toISOString() })]);
+    const answer = await results();
+    expect(answer.phase).toMatchObject({
+      number: 2,
+      weights: { control: 80, big: 20 },
+      ended_at: null,
+    });
+    expect(answer.phases.map((phase) => [phase.number, phase.ended_at])).toEqual([
+      [1, '2026-11-22T10:01:00.000Z'],
+      [2, null],
+    ]);
+    expect((await results({ phase: '1' })).phase.number).toBe(1);
+    expectProblem(
+      await send(service, service.adminKey, 'getResults', {
+        params: { test_id: 'bigger-button' },
+        query: { phase: '3' },
+      }),
+      404,
+    );
+  });
+
+  it('answers 404 for a test that never ran', async () => {
+    const never = await send(service, service.adminKey, 'getResults', {
+      params: { test_id: 'onboarding' },
+    });
+    expect(expectProblem(never, 404).detail).toMatch(/has not run yet/);
+    const unknown = await send(service, service.adminKey, 'getResults', {
+      params: { test_id: 'nothing' },
+    });
+    expect(expectProblem(unknown, 404).detail).toMatch(/No A\/B test nothing/);
+  });
+});
