@@ -4,7 +4,7 @@
  * to two variants counted apart, JSON as text/plain, the batch's bounds, the key's budget,
  * and phases started by a change of weights.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { variantOf } from '../../contract/assignment';
 import { MAX_EVENTS_PER_BATCH } from '../../contract/experiments';
 import {
@@ -207,15 +207,43 @@ describe('what results count', () => {
   }
 
   it('keeps mismatches and units exposed to both variants apart', async () => {
-    const wrong = (unit: string) =>
-      exposure(unit, { variant: variantOf(BIG_BUTTON, unit)?.id === 'big' ? 'control' : 'big' });
-    await accepted([exposure('u1'), exposure('u2'), wrong('u3'), wrong('u4'), wrong('u5')]);
-    // u1 seen with the other variant too: a multiple exposure? No: a mismatch, kept apart.
-    await accepted([wrong('u1')]);
-    const before = await results();
-    expect(before.computed_at).toBeNull();
-    expect(before.phase.number).toBe(1);
-    expect(before.phase.weights).toEqual({ control: 50, big: 50 });
+    await service.close();
+    service = await startTestService({
+      clock: clock.clock,
+      initialYaml: SHOP_YAML,
+      resultsJob: { tickMs: 3_600_000 },
+    });
+    key = (await ok(service, service.adminKey, 'createClientKey', { payload: { name: 'A' } })).key;
+    const other = (unit: string) => (variantOf(BIG_BUTTON, unit)?.id === 'big' ? 'control' : 'big');
+    const units = Array.from({ length: 40 }, (_, index) => `unit-${index}`);
+    await accepted(units.map((unit) => exposure(unit)));
+    // Exposures naming the variant assignment does not give are mismatches, never counted; a
+    // unit that saw both variants is a multiple exposure, left out of the results.
+    await accepted(units.slice(0, 3).map((unit) => exposure(unit, { variant: other(unit) })));
+    await accepted(['stray-1', 'stray-2'].map((unit) => exposure(unit, { variant: other(unit) })));
+    expect((await results()).computed_at).toBeNull();
+    const asked = await ok(service, service.adminKey, 'refreshResults', {
+      params: { test_id: 'bigger-button' },
+    });
+    expect(asked).toMatchObject({ test: 'bigger-button', requested_at: NOW });
+    await vi.waitFor(async () => expect((await results()).computed_at).not.toBeNull(), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    const answer = await results();
+    const expected = (variant: string) =>
+      units.slice(3).filter((unit) => variantOf(BIG_BUTTON, unit)?.id === variant).length;
+    expect(answer.units).toEqual([
+      { variant: 'control', units: expected('control'), expected_share: 0.5 },
+      { variant: 'big', units: expected('big'), expected_share: 0.5 },
+    ]);
+    expect(answer.health).toMatchObject({
+      mismatches: 5,
+      multiple_exposures: 3,
+      multiple_exposures_warning: true,
+    });
+    expect(answer.health.srm_p).toBeGreaterThan(0.001);
+    expect(answer).toMatchObject({ engine: 'bayesian', sequential: false, correction: 'none' });
   });
 
   it('starts a new phase when a running test\u2019s weights change, and places exposures in it', async () => {

@@ -238,8 +238,9 @@ export const SINCE_PEOPLE: readonly Written[] = [
     ON experiment_metric_events(account_id, unit, event, at_ms);
   CREATE INDEX experiment_metric_events_by_age ON experiment_metric_events(received_ms);
 
-  -- One row per unit exposed in a phase: its variant, first exposure, and whether it was
-  -- exposed to another variant too (kept out of results). What a refresh reads.
+  -- One row per unit exposed in a phase: the variant assignment gives it, its first exposure,
+  -- and whether it was exposed to that variant (right) and to another one (wrong): a unit
+  -- with both saw two variants and is kept out of results. What a refresh reads.
   CREATE TABLE experiment_units (
     account_id TEXT NOT NULL,
     test_id TEXT NOT NULL,
@@ -247,7 +248,8 @@ export const SINCE_PEOPLE: readonly Written[] = [
     unit TEXT NOT NULL,
     variant TEXT NOT NULL,
     first_ms BIGINT NOT NULL,
-    multiple INTEGER NOT NULL,
+    exposed_right INTEGER NOT NULL,
+    exposed_wrong INTEGER NOT NULL,
     PRIMARY KEY (account_id, test_id, phase, unit)
   );
 

@@ -141,6 +141,8 @@ function checkEvent(
     { id: test.id, status: 'running', variants: test.variants },
     event.unit,
   );
+  // Weights that leave a bucket uncovered (never in a valid config): nothing to compare with.
+  if (!assigned) return { rejected: 'unknown_variant' };
   return {
     event: {
       kind: 'exposure',
@@ -148,9 +150,9 @@ function checkEvent(
       test: test.id,
       phase,
       variant: event.variant,
+      assigned: assigned.id,
       unit: event.unit,
       atMs,
-      mismatch: assigned?.id !== event.variant,
     },
   };
 }

@@ -13,10 +13,10 @@ export type StoredEvent =
       readonly test: string;
       readonly phase: number;
       readonly variant: string;
+      /** The variant assignment gives the unit in the phase. */
+      readonly assigned: string;
       readonly unit: string;
       readonly atMs: number;
-      /** Not the variant assignment gives the unit: kept apart, never counted. */
-      readonly mismatch: boolean;
     }
   | {
       readonly kind: 'metric';
@@ -44,15 +44,18 @@ const INSERT_METRIC_EVENT = sql(
   `INSERT INTO experiment_metric_events (account_id, event, unit, value, at_ms, received_ms)
    VALUES (?, ?, ?, ?, ?, ?)`,
 );
-/** A unit seen again: its first exposure may move earlier, and another variant marks it. */
-const upsertUnit = (least: string) => `INSERT INTO experiment_units
-     (account_id, test_id, phase, unit, variant, first_ms, multiple)
-   VALUES (?, ?, ?, ?, ?, ?, 0)
+/** A unit seen again: its first exposure may move earlier, and each kind of exposure marks it. */
+const upsertUnit = (least: string, greatest: string) => `INSERT INTO experiment_units
+     (account_id, test_id, phase, unit, variant, first_ms, exposed_right, exposed_wrong)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT (account_id, test_id, phase, unit) DO UPDATE SET
-     multiple = CASE WHEN experiment_units.variant <> excluded.variant THEN 1
-                     ELSE experiment_units.multiple END,
+     exposed_right = ${greatest}(experiment_units.exposed_right, excluded.exposed_right),
+     exposed_wrong = ${greatest}(experiment_units.exposed_wrong, excluded.exposed_wrong),
      first_ms = ${least}(experiment_units.first_ms, excluded.first_ms)`;
-const UPSERT_UNIT = dialects({ sqlite: upsertUnit('MIN'), postgres: upsertUnit('LEAST') });
+const UPSERT_UNIT = dialects({
+  sqlite: upsertUnit('MIN', 'MAX'),
+  postgres: upsertUnit('LEAST', 'GREATEST'),
+});
 
 /** Stores a batch in one transaction; an id seen before stores nothing and counts apart. */
 export function* ingestEvents(
@@ -80,7 +83,8 @@ export function* ingestEvents(
       );
       continue;
     }
-    const { test, phase, variant, unit, atMs, mismatch } = event;
+    const { test, phase, variant, assigned, unit, atMs } = event;
+    const mismatch = variant !== assigned;
     yield* run(
       INSERT_EXPOSURE,
       accountId,
@@ -92,7 +96,17 @@ export function* ingestEvents(
       receivedMs,
       mismatch ? 1 : 0,
     );
-    if (!mismatch) yield* run(UPSERT_UNIT, accountId, test, phase, unit, variant, atMs);
+    yield* run(
+      UPSERT_UNIT,
+      accountId,
+      test,
+      phase,
+      unit,
+      assigned,
+      atMs,
+      mismatch ? 0 : 1,
+      mismatch ? 1 : 0,
+    );
   }
   return { accepted, duplicates };
 }

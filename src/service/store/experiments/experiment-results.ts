@@ -15,7 +15,7 @@ export interface CountedMetric {
 export interface UnitEvents {
   readonly unit: string;
   readonly variant: string;
-  /** Exposed to another variant of the phase too. */
+  /** Exposed to another variant of the phase too: two variants seen, kept out of results. */
   readonly multiple: boolean;
   readonly counts: number[];
   readonly sums: number[];
@@ -40,10 +40,12 @@ function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
       : `LEFT JOIN experiment_metric_events m
            ON m.account_id = u.account_id AND m.unit = u.unit
           AND m.event IN (${metrics.map(() => '?').join(', ')}) AND m.at_ms >= u.first_ms`;
-  return sql(`SELECT u.unit, u.variant, u.multiple${columns}
+  // Units only ever exposed to a variant assignment did not give them are mismatches alone.
+  return sql(`SELECT u.unit, u.variant, u.exposed_wrong${columns}
       FROM experiment_units u ${join}
      WHERE u.account_id = ? AND u.test_id = ? AND u.phase = ? AND u.unit > ?
-     GROUP BY u.unit, u.variant, u.multiple ORDER BY u.unit LIMIT ?`);
+       AND u.exposed_right = 1
+     GROUP BY u.unit, u.variant, u.exposed_wrong ORDER BY u.unit LIMIT ?`);
 }
 
 /** The exposed units of a phase after `afterUnit` ('' from the first), `limit` of them. */
@@ -67,7 +69,7 @@ export function* unitPage(
   return rows.map((row) => ({
     unit: row.unit as string,
     variant: row.variant as string,
-    multiple: Number(row.multiple) === 1,
+    multiple: Number(row.exposed_wrong) === 1,
     counts: metrics.map((_, index) => Number(row[`c${index}`])),
     sums: metrics.map((_, index) => Number(row[`v${index}`])),
   }));
