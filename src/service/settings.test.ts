@@ -41,6 +41,15 @@ describe('settingsFromEnv', () => {
     );
   });
 
+  it('keeps raw experiment events 90 days, or EXPERIMENT_EVENT_RETENTION_DAYS, never under 7', () => {
+    expect(settingsFromEnv({}).retention.experimentEventDays).toBe(90);
+    const year = settingsFromEnv({ EXPERIMENT_EVENT_RETENTION_DAYS: '365' });
+    expect(year.retention.experimentEventDays).toBe(365);
+    expect(() => settingsFromEnv({ EXPERIMENT_EVENT_RETENTION_DAYS: '6' })).toThrow(
+      'EXPERIMENT_EVENT_RETENTION_DAYS must be at least 7',
+    );
+  });
+
   it.each([
     [{ REQUEST_TIMEOUT_MS: '0' }, 'REQUEST_TIMEOUT_MS'],
     [{ HEADERS_TIMEOUT_MS: '1.5' }, 'HEADERS_TIMEOUT_MS'],

@@ -1,4 +1,5 @@
 /** The service's settings from the environment (docs/operations.md), with their defaults. */
+import { MAX_EVENT_AGE_DAYS } from '../contract/experiments';
 import { ROLES, type Role } from '../contract/auth-status';
 import { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } from '../contract/people';
 import type { PeopleSettings } from './app';
@@ -102,6 +103,17 @@ function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number)
   if (!/^[1-9][0-9]*$/.test(raw))
     throw new Error(`${name} must be a whole number > 0, got "${raw}"`);
   return Number(raw);
+}
+
+/** Event ids must outlive the week in which a client may send an event again. */
+function experimentEventDaysFrom(env: NodeJS.ProcessEnv): number {
+  const name = 'EXPERIMENT_EVENT_RETENTION_DAYS';
+  const days = wholeNumberFrom(env, name, DEFAULT_RETENTION.experimentEventDays);
+  if (days < MAX_EVENT_AGE_DAYS)
+    throw new Error(
+      `${name} must be at least ${MAX_EVENT_AGE_DAYS} (days an event id is remembered)`,
+    );
+  return days;
 }
 
 /** A whole number of seconds, 0 included (off). */
@@ -257,6 +269,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
         DEFAULT_RETENTION.deletedWebhookDays,
       ),
       sessionDays: wholeNumberFrom(env, 'SESSION_RETENTION_DAYS', DEFAULT_RETENTION.sessionDays),
+      experimentEventDays: experimentEventDaysFrom(env),
       intervalMs: millisecondsFrom(env, 'PRUNE_INTERVAL_MS', DEFAULT_RETENTION.intervalMs),
     },
     people: peopleSettingsFrom(env),

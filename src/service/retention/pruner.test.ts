@@ -4,6 +4,7 @@
  * ones never go, a deleted endpoint goes with its messages after its own setting, each
  * statement deletes a bounded batch, and one pruner at a time holds the lease.
  */
+import type { StoredEvent } from '../store/experiments/experiment-events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedAccount } from '../domain/accounts';
 import { manualClock } from '../testing/api';
@@ -174,6 +175,31 @@ describe(`retention (${testStoreKind()})`, () => {
     expect(round?.sessions.rows).toBe(2);
     const left = await database.rows<{ id: string }>('SELECT id FROM sessions ORDER BY id');
     expect(left.map((row) => row.id)).toEqual(['ses_ended_lately', 'ses_open']);
+  });
+
+  it('deletes raw experiment events and their ids after 90 days, keeps younger ones', async () => {
+    const day = 86_400_000;
+    const now = clock.clock().getTime();
+    const event = (id: string, daysOld: number): StoredEvent => ({
+      kind: 'metric',
+      id,
+      event: 'purchase',
+      unit: `unit-${id}`,
+      value: 1,
+      atMs: now - daysOld * day,
+    });
+    await database.store.ingestEvents(account.account_id, [event('old', 91)], now - 91 * day);
+    await database.store.ingestEvents(account.account_id, [event('young', 89)], now - 89 * day);
+    const round = await pruner().pruneOnce();
+    expect(round?.experimentEvents.rows).toBe(2);
+    const ids = await database.rows<{ id: string }>('SELECT id FROM experiment_event_ids');
+    expect(ids.map((row) => row.id)).toEqual(['young']);
+    const events = await database.rows<{ unit: string }>(
+      'SELECT unit FROM experiment_metric_events',
+    );
+    expect(events.map((row) => row.unit)).toEqual(['unit-young']);
+    // A shorter setting reaches the younger one too.
+    expect((await pruner({ experimentEventDays: 30 }).pruneOnce())?.experimentEvents.rows).toBe(2);
   });
 
   it('deletes in bounded batches: 1,200 rows take 3 statements of at most 500', async () => {

@@ -21,6 +21,8 @@ export interface RetentionSettings {
   readonly deletedWebhookDays: number;
   /** `SESSION_RETENTION_DAYS`: an ended (or long expired) session is kept this long. */
   readonly sessionDays: number;
+  /** `EXPERIMENT_EVENT_RETENTION_DAYS`: raw exposures and metric events (and their ids). */
+  readonly experimentEventDays: number;
   /** `PRUNE_INTERVAL_MS`: how often an instance tries to prune. */
   readonly intervalMs: number;
   /** Rows one statement deletes at most. */
@@ -39,6 +41,7 @@ export const DEFAULT_RETENTION: RetentionSettings = {
   failedDays: 90,
   deletedWebhookDays: 30,
   sessionDays: 7,
+  experimentEventDays: 90,
   intervalMs: 60 * 60 * 1000,
   batchSize: 500,
   packBatch: 20,
@@ -53,6 +56,7 @@ export interface PruneRound {
   readonly failed: { readonly rows: number; readonly batches: number };
   readonly deletedWebhooks: { readonly rows: number; readonly batches: number };
   readonly sessions: { readonly rows: number; readonly batches: number };
+  readonly experimentEvents: { readonly rows: number; readonly batches: number };
   readonly packedConfigs: number;
   /** Steps that merged some of the label index. */
   readonly labelIndexMerges: number;
@@ -96,13 +100,24 @@ export class Pruner {
       const sessions = await this.inBatches((limit) =>
         this.store.pruneSessions(before(this.settings.sessionDays), limit),
       );
+      const experimentEvents = await this.inBatches((limit) =>
+        this.store.pruneExperimentEvents(now - this.settings.experimentEventDays * DAY_MS, limit),
+      );
       // Failed sign-ins count for an hour at most: a day later they tell nothing.
       await this.inBatches((limit) => this.store.pruneSignInFailures(before(1), limit));
       const packedConfigs = this.closed
         ? 0
         : await this.store.packOldConfigTexts(this.settings.packBatch);
       const labelIndexMerges = await this.mergeLabelIndex();
-      return { delivered, failed, deletedWebhooks, sessions, packedConfigs, labelIndexMerges };
+      return {
+        delivered,
+        failed,
+        deletedWebhooks,
+        sessions,
+        experimentEvents,
+        packedConfigs,
+        labelIndexMerges,
+      };
     } finally {
       await this.store.releaseLease(PRUNING_LEASE, this.holder);
     }

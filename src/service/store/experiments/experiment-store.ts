@@ -28,5 +28,4 @@ export interface ExperimentStore {
   latestResults(accountId: string, testId: string, phase: number): Promise<ResultsRow | undefined>;
   requestRefresh(accountId: string, testId: string, at: string): Promise<void>;
   phasesToCompute(endedSince: string): Promise<PhaseToCompute[]>;
-  pruneExperimentEvents(beforeMs: number, limit: number): Promise<number>;
 }

@@ -15,6 +15,11 @@ export interface PruningStore {
    * (long expired: no session lasts a day idle); how many.
    */
   pruneSessions(before: string, limit: number): Promise<number>;
+  /**
+   * Raw experiment events (exposures, metric events, their ids) received before `beforeMs`,
+   * at most `limit` rows of each table; how many rows went.
+   */
+  pruneExperimentEvents(beforeMs: number, limit: number): Promise<number>;
   /** At most `limit` failed sign-ins older than `before`; how many. */
   pruneSignInFailures(before: string, limit: number): Promise<number>;
   /**
