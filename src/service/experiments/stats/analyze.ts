@@ -12,7 +12,7 @@ import type { FrequentistResult } from './frequentist';
 import { isLift, relativeLift } from './moments';
 import type { Lift, SufficientStats } from './moments';
 
-/** Bayesian: a variant wins above this chance to beat the control, and loses below 1 − it. */
+/** Bayesian: a variant wins above WIN_CHANCE to beat the control, and loses below LOSE_CHANCE. */
 export const WIN_CHANCE = 0.95;
 export const LOSE_CHANCE = 0.05;
 /** A verdict needs at least this much in the larger arm's Σx (conversions, events or value). */
