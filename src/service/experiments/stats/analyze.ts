@@ -12,7 +12,7 @@ import type { FrequentistResult } from './frequentist';
 import { isLift, relativeLift } from './moments';
 import type { Lift, SufficientStats } from './moments';
 
-/** Bayesian: a variant wins above this chance to beat the control, and loses below 1 − it. */
+/** Bayesian: a variant wins above WIN_CHANCE to beat the control, and loses below LOSE_CHANCE. */
 export const WIN_CHANCE = 0.95;
 export const LOSE_CHANCE = 0.05;
 /** A verdict needs at least this much in the larger arm's Σx (conversions, events or value). */
@@ -71,21 +71,22 @@ export function analyzeTest(input: AnalysisInput): MetricAnalysis[] {
   const comparisons: Comparison[] = [];
   const results = input.metrics.map((metric): MetricAnalysis => {
     const [control, ...others] = metric.variants;
-    const variants: VariantAnalysis[] = [];
-    if (control) variants.push({ value: valueOf(control), verdict: 'control' });
+    if (!control) return { id: metric.id, variants: [] };
+    const variants: VariantAnalysis[] = [{ value: valueOf(control), verdict: 'control' }];
     for (const variant of others) {
       const value = valueOf(variant);
-      const lift = control
-        ? relativeLift(metric.kind, control, variant)
-        : { reason: 'No control.' };
+      const lift = relativeLift(metric.kind, control, variant);
       if (!isLift(lift)) {
         variants.push({ value, verdict: 'no_result', note: lift.reason });
         continue;
       }
       const row: VariantAnalysis = { value, verdict: 'inconclusive' };
-      const enoughData =
-        Math.max(Math.abs(control?.sum ?? 0), Math.abs(variant.sum)) >= MIN_TOTAL_FOR_VERDICT;
-      const comparison: Comparison = { metric, row, lift, enoughData };
+      const comparison: Comparison = {
+        metric,
+        row,
+        lift,
+        enoughData: Math.max(Math.abs(control.sum), Math.abs(variant.sum)) >= MIN_TOTAL_FOR_VERDICT,
+      };
       if (input.engine === 'bayesian') {
         const bayesian = bayesianTest(lift, metric.inverse);
         row.lift = { estimate: lift.estimate, interval: bayesian.interval };
@@ -103,7 +104,8 @@ export function analyzeTest(input: AnalysisInput): MetricAnalysis[] {
         row.p_value = frequentist.pValue;
         comparison.rawPValue = frequentist.pValue;
       }
-      comparisons.push(comparison);
+      if (allFinite(row)) comparisons.push(comparison);
+      else giveUp(row);
       variants.push(row);
     }
     return { id: metric.id, variants };
@@ -129,18 +131,12 @@ export function analyzeTest(input: AnalysisInput): MetricAnalysis[] {
     }
   }
 
-  for (const comparison of comparisons) {
-    const { row } = comparison;
+  for (const { row, enoughData, metric } of comparisons) {
     if (!allFinite(row)) {
-      delete row.lift;
-      delete row.chance_to_win;
-      delete row.risk;
-      delete row.p_value;
-      row.verdict = 'no_result';
-      row.note = 'The values are too large or too small to compute with.';
-    } else if (!comparison.enoughData) {
+      giveUp(row);
+    } else if (!enoughData) {
       row.verdict = 'not_enough_data';
-      row.note = notEnoughDataNote(comparison.metric.kind);
+      row.note = notEnoughDataNote(metric.kind);
     }
   }
   return results;
@@ -156,6 +152,16 @@ function allFinite(row: VariantAnalysis): boolean {
   const numbers = [row.chance_to_win, row.risk, row.p_value, row.lift?.estimate];
   if (row.lift) numbers.push(...row.lift.interval);
   return numbers.every((number) => number === undefined || Number.isFinite(number));
+}
+
+/** Far out of range (values near the largest double) a figure can overflow: no result then. */
+function giveUp(row: VariantAnalysis): void {
+  delete row.lift;
+  delete row.chance_to_win;
+  delete row.risk;
+  delete row.p_value;
+  row.verdict = 'no_result';
+  row.note = 'The values are too large or too small to compute with.';
 }
 
 function notEnoughDataNote(kind: MetricKind): string {

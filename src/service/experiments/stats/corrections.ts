@@ -21,7 +21,9 @@ export function adjustPValues(pValues: readonly number[], correction: PValueCorr
     order.sort((i, j) => (pValues[j] ?? 1) - (pValues[i] ?? 1));
     let running = 1;
     order.forEach((index, reverseRank) => {
-      running = Math.min(running, ((pValues[index] ?? 1) * m) / (m - reverseRank));
+      const p = pValues[index] ?? 1;
+      // max(p, …): p·m/k rounds to just below p when k = m.
+      running = Math.min(running, Math.max(p, (p * m) / (m - reverseRank)));
       adjusted[index] = running;
     });
   }

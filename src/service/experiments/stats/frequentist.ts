@@ -48,7 +48,7 @@ export function sequentialTest(
   tuning = DEFAULT_SEQUENTIAL_TUNING,
   alpha = ALPHA,
 ): FrequentistResult {
-  const { estimate, standardError, units: n } = lift;
+  const { estimate, standardError, sampleSize: n } = lift;
   const rho = sequentialRho(ALPHA, tuning);
   const growth = n * rho ** 2 + 1;
   const halfWidth =

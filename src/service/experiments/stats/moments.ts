@@ -34,7 +34,7 @@ export interface Lift {
   /** Welch–Satterthwaite degrees of freedom of the per-unit variances. */
   degreesOfFreedom: number;
   /** nA + nB: the sample size the sequential bounds grow with. */
-  units: number;
+  sampleSize: number;
 }
 
 /** No lift can be computed, and why, in words a person reading the results understands. */
@@ -83,5 +83,5 @@ export function relativeLift(
   ) {
     return { reason: 'The values are too large or too small to compute with.' };
   }
-  return { estimate, standardError, degreesOfFreedom, units: control.n + variant.n };
+  return { estimate, standardError, degreesOfFreedom, sampleSize: control.n + variant.n };
 }

@@ -62,7 +62,7 @@ describe("Student's t against scipy.stats.t", () => {
       estimate: c.t,
       standardError: 1,
       degreesOfFreedom: c.degreesOfFreedom,
-      units: 2,
+      sampleSize: 2,
     };
     const welch = welchTest(lift);
     expectClose(welch.pValue, c.pValue, 'p-value');
