@@ -13,6 +13,9 @@ export function reconnectDelay(
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** A Retry-After beyond this is a mistake, not a reason to stay silent for hours. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
 /** `Retry-After` in milliseconds: seconds, or an HTTP date; undefined when absent or bad. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Built from './provisioning-client';
 import {
@@ -27,6 +28,7 @@ import {
 
 const OUT = 'build/client/provisioning-client.js';
 const CEILING_BYTES = 12 * 1024;
+const GZIP_CEILING_BYTES = 5 * 1024;
 
 let stub: DeliveryStub;
 beforeAll(async () => {
@@ -51,8 +53,12 @@ describe('the built client', () => {
       'export declare function createClient(options: ClientOptions): ProvisioningClient;',
     );
     const size = statSync(OUT).size;
-    console.info(`${OUT}: ${size} bytes (ceiling ${CEILING_BYTES})`);
+    const gzipped = gzipSync(readFileSync(OUT), { level: 9 }).length;
+    console.info(
+      `${OUT}: ${size} bytes, ${gzipped} gzipped (ceilings ${CEILING_BYTES}, ${GZIP_CEILING_BYTES})`,
+    );
     expect(size).toBeLessThan(CEILING_BYTES);
+    expect(gzipped).toBeLessThan(GZIP_CEILING_BYTES);
   });
 
   it('has types an app can compile against with the browser library alone', () => {
@@ -79,14 +85,19 @@ describe('the built client', () => {
       writeFileSync(
         join(app, 'app.ts'),
         [
-          "import { createClient, ClientError, type DeliveryView } from './provisioning-client.js';",
+          "import { createClient, ClientError, type DeliveryView, type EventStats, type Exposure } from './provisioning-client.js';",
           "const client = createClient({ baseUrl: 'https://x', clientKey: 'ck_x', app: 'web',",
-          '  onError: (error: ClientError) => console.log(error.kind, error.status) });',
+          '  onError: (error: ClientError) => console.log(error.kind, error.status),',
+          '  trackExposures: false, onExposure: (exposure: Exposure) => console.log(exposure.variant) });',
           'const view: DeliveryView = await client.ready({ timeoutMs: 10 });',
           "const variant: string | undefined = client.variant('t', 'u');",
           "const settings: Record<string, string | number | boolean> = client.settings('u');",
           'client.subscribe((next) => console.log(next.config.revision, view, variant, settings))();',
-          'client.close();',
+          "client.track('purchase', 'u', 9.5);",
+          'await client.flush();',
+          'const stats: EventStats = client.eventStats();',
+          'console.log(stats.queued, stats.sent, stats.dropped, stats.rejected);',
+          'await client.close();',
         ].join('\n'),
       );
       const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -102,8 +113,12 @@ describe('the built client', () => {
     try {
       expect((await client.ready()).config.revision).toBe(1);
       expect(client.variant('checkout', 'user-1')).toMatch(/^(control|one_page)$/);
+      client.track('purchase', 'user-1', 3);
+      await client.flush();
+      expect(client.eventStats()).toEqual({ queued: 0, sent: 2, dropped: 0, rejected: 0 });
+      expect(stub.eventBatches).toHaveLength(1);
     } finally {
-      client.close();
+      await client.close();
     }
   });
 });

@@ -46,6 +46,8 @@ function open(key: string, fetcher?: typeof fetch, idleTimeoutMs?: number): Prov
     app: 'checkout',
     onError: (error) => errors.push(error),
     reconnect: { initialDelayMs: 50, maxDelayMs: 200, ...(idleTimeoutMs ? { idleTimeoutMs } : {}) },
+    // The events endpoint has tests of its own (experiment-events.test.ts).
+    trackExposures: false,
     ...(fetcher ? { fetch: fetcher } : {}),
   });
   return client;

@@ -95,7 +95,19 @@ describe('the client library', () => {
       expect(client.variant('no_such_test', unit)).toBeUndefined();
     }
     expect(seen).toEqual(new Set(['control', 'one_page']));
-    expect(stub.requests.length).toBe(requestsBefore);
+    // No request for the lookups: only the exposures, in batches (the first 50 as soon as
+    // they wait, the others by flush()).
+    await client.flush();
+    expect(stub.requests.slice(requestsBefore).map((request) => request.path)).toEqual(
+      Array(2).fill(`/api/v1/delivery/${STUB_KEY}/events`),
+    );
+    const exposed = stub.eventBatches.flatMap(
+      ({ body }) => (JSON.parse(body) as { events: { unit: string }[] }).events,
+    );
+    // The two requests may arrive in either order.
+    expect(exposed.map((event) => event.unit).sort()).toEqual(
+      Array.from({ length: 200 }, (_, index) => `user-${index}`).sort(),
+    );
     expect(errors).toEqual([]);
   });
 

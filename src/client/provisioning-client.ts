@@ -1,13 +1,16 @@
 /**
  * The client library apps read their live config with (docs/client.md): it holds the app's
  * view, kept fresh by the delivery stream, and answers lookups locally with the one
- * assignment module the server uses, so a lookup costs no request. No runtime dependencies:
- * fetch, AbortController, TextDecoder and timers, in browsers and Node ≥ 20 alike.
+ * assignment module the server uses, so a lookup costs no request; it sends the A/B tests'
+ * exposures and the app's metric events in batches (event-queue.ts). No runtime dependencies:
+ * fetch, AbortController, TextDecoder, TextEncoder, crypto and timers, in browsers and
+ * Node ≥ 20 alike.
  *
  * The public types are declared here, and only here, so that the built `.d.ts` stands alone.
  */
 import { assign, variantOf } from '../contract/assignment';
-import { reconnectDelay, retryAfterMs } from './backoff';
+import { MAX_RETRY_AFTER_MS, reconnectDelay, retryAfterMs } from './backoff';
+import { createEventQueue } from './event-queue';
 import { createSseParser, type SseEvent } from './sse-parser';
 import { viewProblem } from './view-check';
 
@@ -53,6 +56,29 @@ export interface ClientOptions {
   /** Told of every failure; the client carries on with its last good view. Default: console.warn. */
   onError?: (error: ClientError) => void;
   reconnect?: ReconnectOptions;
+  /** Send an exposure when `variant()` first gives a unit a variant (default true). */
+  trackExposures?: boolean;
+  /** Told of each new exposure, as it is logged, even when `trackExposures` is false. */
+  onExposure?: (exposure: Exposure) => void;
+}
+
+/** A unit shown a variant of a test: logged once per test, unit and variant. */
+export interface Exposure {
+  test: string;
+  variant: string;
+  unit: string;
+}
+
+/** The events the client has handled, by fate. */
+export interface EventStats {
+  /** Waiting to be sent, or on their way. */
+  queued: number;
+  /** Taken by the service (a duplicate of an event it had counts too). */
+  sent: number;
+  /** Never sent: the queue was full or the client closed, or the service refused the batch. */
+  dropped: number;
+  /** Refused one by one by the service (an exposure for a test no longer running...). */
+  rejected: number;
 }
 
 export type ClientErrorKind =
@@ -62,8 +88,10 @@ export type ClientErrorKind =
   | 'http'
   /** A view or event that does not have the view's shape: ignored. */
   | 'malformed'
-  /** A subscriber threw. */
+  /** A subscriber or `onExposure` threw. */
   | 'listener'
+  /** The service refused some events of a batch (the others were taken). */
+  | 'rejected'
   /** `ready({timeoutMs})` passed without a view. */
   | 'timeout'
   /** `close()` came first. */
@@ -91,14 +119,26 @@ export interface ProvisioningClient {
   ready(options?: { timeoutMs?: number }): Promise<DeliveryView>;
   /** The unit's settings: the app's, with its variant of each running test laid over them. */
   settings(unitId: string): Record<string, SettingValue>;
-  /** The unit's variant id in a running test; undefined when not running or unknown. */
+  /**
+   * The unit's variant id in a running test; undefined when not running or unknown. Logs
+   * the exposure the first time this client gives the unit this variant.
+   */
   variant(testId: string, unitId: string): string | undefined;
+  /** A metric event: the unit did `event` (worth `value`, default 1 at the service). */
+  track(event: string, unitId: string, value?: number): void;
+  /** Sends the events that wait now; resolves once the service answered (or the try failed). */
+  flush(): Promise<void>;
+  /** How many events wait, were sent, dropped or rejected. */
+  eventStats(): EventStats;
   /** The current view; undefined before the first one. */
   view(): DeliveryView | undefined;
   /** Called with each new view; returns the unsubscribe. */
   subscribe(listener: ViewListener): () => void;
-  /** Stops everything: the open request, every timer; subscribers hear no more. */
-  close(): void;
+  /**
+   * Stops everything: the open request, every timer; subscribers hear no more. The events
+   * that wait are sent one last time; the promise resolves when that try ends.
+   */
+  close(): Promise<void>;
 }
 
 const API_BASE_PATH = '/api/v1';
@@ -108,10 +148,10 @@ const DEFAULT_RECONNECT: Required<ReconnectOptions> = {
   healthyAfterMs: 10_000,
   idleTimeoutMs: 45_000,
 };
-/** A Retry-After beyond this is a mistake, not a reason to stay silent for hours. */
-const MAX_RETRY_AFTER_MS = 5 * 60_000;
 /** Statuses a GET would get too: no fallback for them. */
 const ANSWERED_FOR_BOTH = new Set([400, 401, 403, 404, 429]);
+/** Exposures remembered as logged; past this many the oldest are forgotten (logged again). */
+const MAX_SEEN_EXPOSURES = 10_000;
 
 interface Attempt {
   /** The stream opened (200, an event stream). */
@@ -150,12 +190,34 @@ export function createClient(options: ClientOptions): ProvisioningClient {
   const waiting = new Set<{ resolve: (view: DeliveryView) => void; reject: (e: Error) => void }>();
   let wakeUp: (() => void) | undefined;
 
-  function report(error: ClientError): void {
-    if (closed) return;
+  function tell(error: ClientError): void {
     try {
       onError(error);
     } catch {
       // An onError that throws must not stop the client.
+    }
+  }
+
+  function report(error: ClientError): void {
+    if (!closed) tell(error);
+  }
+
+  // Events sent by close() are still reported.
+  const events = createEventQueue(`${delivery}/events`, fetcher, (kind, message, status) =>
+    tell(new ClientError(kind, message, status)),
+  );
+  const seen = new Set<string>();
+
+  function expose(exposure: Exposure): void {
+    const key = JSON.stringify(exposure);
+    if (seen.has(key)) return;
+    if (seen.size >= MAX_SEEN_EXPOSURES) seen.delete(seen.values().next().value as string);
+    seen.add(key);
+    if (options.trackExposures !== false) events.add({ kind: 'exposure', ...exposure });
+    try {
+      options.onExposure?.(exposure);
+    } catch (error) {
+      report(new ClientError('listener', `onExposure threw: ${String(error)}`));
     }
   }
 
@@ -370,8 +432,15 @@ export function createClient(options: ClientOptions): ProvisioningClient {
     },
     variant(testId, unitId) {
       const test = current?.ab_tests.find((candidate) => candidate.id === testId);
-      return test === undefined ? undefined : variantOf(test, unitId)?.id;
+      const variant = test && variantOf(test, unitId)?.id;
+      if (variant !== undefined) expose({ test: testId, variant, unit: unitId });
+      return variant;
     },
+    track(event, unitId, value) {
+      events.add({ kind: 'metric', event, unit: unitId, value });
+    },
+    flush: () => events.flush(),
+    eventStats: events.stats,
     view: () => current,
     subscribe(listener) {
       listeners.add(listener);
@@ -380,7 +449,7 @@ export function createClient(options: ClientOptions): ProvisioningClient {
       };
     },
     close() {
-      if (closed) return;
+      if (closed) return Promise.resolve();
       closed = true;
       request?.abort();
       for (const timer of timers) clearTimeout(timer);
@@ -390,6 +459,7 @@ export function createClient(options: ClientOptions): ProvisioningClient {
       const error = new ClientError('closed', 'the client is closed');
       for (const waiter of waiting) waiter.reject(error);
       waiting.clear();
+      return events.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * A stand-in for the delivery endpoints on 127.0.0.1, for the client library's own tests:
- * the stream (SSE) and the view (GET with ETag), with faults on demand. Test-only; the
+ * the stream (SSE), the view (GET with ETag) and the events (POST, 202), with faults on
+ * demand. Test-only; the
  * client is also tested against the real service (client.integration.test.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,6 +24,8 @@ export interface DeliveryStub {
   streamRefusal: { status: number; headers?: Record<string, string> } | undefined;
   /** The view's answer other than 200. */
   viewRefusal: number | undefined;
+  /** Each events request: its content type and body as sent. */
+  readonly eventBatches: { contentType: string | undefined; body: string }[];
   /** A new view: sent on every open stream. */
   publish(view: DeliveryView): void;
   /** Raw text on every open stream. */
@@ -57,6 +60,9 @@ export async function startDeliveryStub(initial: DeliveryView): Promise<Delivery
     const delivery = `/api/v1/delivery/${STUB_KEY}`;
     if (url.pathname === `${delivery}/stream`) return stream(request, response);
     if (url.pathname === `${delivery}/apps/${stub.view.app.id}`) return view(request, response);
+    if (url.pathname === `${delivery}/events` && request.method === 'POST') {
+      return events(request, response);
+    }
     response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{}');
   });
 
@@ -92,6 +98,18 @@ export async function startDeliveryStub(initial: DeliveryView): Promise<Delivery
     response.end(JSON.stringify(stub.view));
   }
 
+  function events(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      stub.eventBatches.push({ contentType: request.headers['content-type'], body });
+      const { events: sent } = JSON.parse(body) as { events: unknown[] };
+      response.writeHead(202, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ accepted: sent.length, duplicates: 0, rejected: [] }));
+    });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -102,6 +120,7 @@ export async function startDeliveryStub(initial: DeliveryView): Promise<Delivery
     view: initial,
     streamRefusal: undefined,
     viewRefusal: undefined,
+    eventBatches: [],
     publish(next) {
       stub.view = next;
       stub.write(appEvent(next));
