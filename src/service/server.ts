@@ -40,6 +40,7 @@ export async function startServer(
     store,
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
+    eventBudget: settings.eventBudget,
     deliveryReadLog: { ...DEFAULT_DELIVERY_READ_LOG, mode: settings.deliveryAccessLog },
     deliveryCdnMaxAgeSeconds: settings.deliveryCdnMaxAgeSeconds,
     streams: {

@@ -41,6 +41,15 @@ describe('settingsFromEnv', () => {
     );
   });
 
+  it("bounds a client key's events per instance: 20,000 a second, bursts of 40,000, or the settings", () => {
+    expect(settingsFromEnv({}).eventBudget).toEqual({ perSecond: 20_000, burst: 40_000 });
+    const set = settingsFromEnv({ EVENTS_PER_KEY_PER_SECOND: '0', EVENTS_PER_KEY_BURST: '10' });
+    expect(set.eventBudget).toEqual({ perSecond: 0, burst: 10 });
+    expect(() => settingsFromEnv({ EVENTS_PER_KEY_PER_SECOND: 'lots' })).toThrow(
+      'EVENTS_PER_KEY_PER_SECOND must be a number >= 0',
+    );
+  });
+
   it('keeps raw experiment events 90 days, or EXPERIMENT_EVENT_RETENTION_DAYS, never under 7', () => {
     expect(settingsFromEnv({}).retention.experimentEventDays).toBe(90);
     const year = settingsFromEnv({ EXPERIMENT_EVENT_RETENTION_DAYS: '365' });

@@ -1,4 +1,8 @@
 /** The service's settings from the environment (docs/operations.md), with their defaults. */
+import {
+  DEFAULT_EVENT_BUDGET,
+  type EventBudgetSettings,
+} from './domain/experiments/event-ingestion';
 import { MAX_EVENT_AGE_DAYS } from '../contract/experiments';
 import { ROLES, type Role } from '../contract/auth-status';
 import { SESSION_IDLE_MINUTES, SESSION_MAX_HOURS } from '../contract/people';
@@ -30,6 +34,8 @@ export interface ServiceSettings {
   readonly rateLimit: RateLimitSettings;
   /** The delivery URLs' own limit, per client address (`DELIVERY_RATE_LIMIT_RPS`, `_BURST`). */
   readonly deliveryRateLimit: RateLimitSettings;
+  /** Events a client key may send each instance (`EVENTS_PER_KEY_PER_SECOND`, `_BURST`). */
+  readonly eventBudget: EventBudgetSettings;
   /** `DELIVERY_ACCESS_LOG`: successful delivery reads counted a minute at a time, or `each` logged. */
   readonly deliveryAccessLog: DeliveryAccessLog;
   readonly editPool: EditPoolSettings;
@@ -227,6 +233,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
     deliveryRateLimit: {
       rps: numberFrom(env, 'DELIVERY_RATE_LIMIT_RPS', DEFAULT_DELIVERY_RATE_LIMIT.rps),
       burst: numberFrom(env, 'DELIVERY_RATE_LIMIT_BURST', DEFAULT_DELIVERY_RATE_LIMIT.burst),
+    },
+    eventBudget: {
+      perSecond: numberFrom(env, 'EVENTS_PER_KEY_PER_SECOND', DEFAULT_EVENT_BUDGET.perSecond),
+      burst: numberFrom(env, 'EVENTS_PER_KEY_BURST', DEFAULT_EVENT_BUDGET.burst),
     },
     deliveryAccessLog: deliveryAccessLogFrom(env.DELIVERY_ACCESS_LOG),
     editPool: {

@@ -25,7 +25,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
 export interface EventBudgetSettings {
-  /** Events a second one client key may send to one instance, on average. */
+  /** Events a second one client key may send to one instance, on average; 0: no bound. */
   readonly perSecond: number;
   /** How many it may send at once, above the average. */
   readonly burst: number;
@@ -46,8 +46,9 @@ export class EventBudget {
 
   /** Takes `events` from the key's budget; the seconds to wait when it holds too few. */
   take(key: string, events: number): number | undefined {
-    const now = this.clock().getTime();
     const { perSecond, burst } = this.settings;
+    if (perSecond === 0) return undefined;
+    const now = this.clock().getTime();
     const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
     const tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     this.buckets.delete(key);
