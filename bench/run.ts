@@ -15,6 +15,7 @@ import { benchConfigEdit } from './service/config-edit';
 import { benchDeliveryStream } from './service/delivery-stream';
 import { benchDeliveryView } from './service/delivery-view';
 import { benchEditUnderLoad } from './service/edit-under-load';
+import { benchExperiments } from './service/experiments';
 import { benchMergeEdit } from './service/merge-edit';
 import { benchListPages } from './service/list-pages';
 import { benchStoredText } from './service/stored-text';
@@ -25,7 +26,17 @@ const GROWTH_BAR = { max: 12, text: '≤ 12×' };
 
 /** Parts by name; `service` and `console` name their groups. */
 const GROUPS: Record<string, readonly string[]> = {
-  service: ['edit', 'merge', 'load', 'auth', 'delivery', 'stream', 'storage', 'lists'],
+  service: [
+    'edit',
+    'merge',
+    'load',
+    'auth',
+    'delivery',
+    'stream',
+    'storage',
+    'lists',
+    'experiments',
+  ],
   console: ['sizes', 'ops', 'browser'],
 };
 const asked = process.argv.slice(2).flatMap((part) => GROUPS[part] ?? [part]);
@@ -63,7 +74,8 @@ if (
   runs('auth') ||
   runs('delivery') ||
   runs('stream') ||
-  runs('lists')
+  runs('lists') ||
+  runs('experiments')
 ) {
   // The service as `npm start` runs it: bin/provisioning.js runs this bundle while it is
   // newer than every source, else the TypeScript through tsx, which is slower (auth-status.ts).
@@ -86,6 +98,7 @@ if (runs('delivery')) await section('GET /delivery/{key}/apps/{app}, 304', bench
 if (runs('stream')) await section('push: publish → SSE event', benchDeliveryStream);
 if (runs('storage')) await section('config text at rest', benchStoredText);
 if (runs('lists')) await section('first pages after years of use', benchListPages);
+if (runs('experiments')) await section('experiment events and results', benchExperiments);
 if (runs('sizes') || runs('browser')) {
   // The console as it ships: built now, so that a clean clone can run the bench.
   process.stderr.write('bench: building the console…\n');

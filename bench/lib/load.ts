@@ -20,6 +20,8 @@ export async function runLoad(options: {
   readonly headers?: Record<string, string>;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** A POST's body; `[<id>]` in it becomes a fresh id in each request. */
+  readonly post?: { readonly body: string };
 }): Promise<LoadResult> {
   const { stdout } = await promisify(execFile)(process.execPath, [
     '--import',
@@ -30,6 +32,7 @@ export async function runLoad(options: {
       headers: options.headers ?? {},
       connections: options.connections,
       duration: options.durationSeconds,
+      ...(options.post ? { method: 'POST', body: options.post.body, idReplacement: true } : {}),
     }),
   ]);
   return JSON.parse(stdout) as LoadResult;

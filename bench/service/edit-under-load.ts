@@ -5,45 +5,17 @@
  * idle; and the service's resident memory while 16 clients edit 16 such drafts.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { largeConfigText } from '../../src/configs/testing/large-config';
 import { judged, MIB, printed, round, type Figure } from '../lib/figures';
 import { benchDataDir, seedAccounts, seedDrafts, type SeededAccount } from '../lib/seed';
+import { percentile, probeHealth, residentBytes } from '../lib/probes';
 import { startService, type RunningProcess } from '../lib/service-process';
 
 const EDIT_LOAD_CHILD = fileURLToPath(new URL('../lib/edit-load-child.ts', import.meta.url));
 const HEALTH_RATIO_BAR = { max: 10, text: '≤ 10' };
 const MEMORY_BAR = { max: 600, text: '≤ 600 MB' };
-const PROBE_INTERVAL_MS = 20;
-
-function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
-/** GET /health one after another, a pause between, until `done` says stop. */
-async function probeHealth(url: string, done: () => boolean): Promise<number[]> {
-  const latencies: number[] = [];
-  while (!done()) {
-    const start = performance.now();
-    const response = await fetch(`${url}/api/v1/health`);
-    await response.arrayBuffer();
-    latencies.push(performance.now() - start);
-    if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
-    await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
-  }
-  return latencies;
-}
-
-/** The service process's resident memory, from /proc. */
-function residentBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-  return kib === undefined ? Number.NaN : Number(kib) * 1024;
-}
-
 interface UnderLoad {
   readonly healthMs: number[];
   readonly peakRssBytes: number;

@@ -41,6 +41,7 @@ export async function startServer(
     rateLimit: settings.rateLimit,
     deliveryRateLimit: settings.deliveryRateLimit,
     eventBudget: settings.eventBudget,
+    resultsJob: { tickMs: settings.resultsTickMs },
     deliveryReadLog: { ...DEFAULT_DELIVERY_READ_LOG, mode: settings.deliveryAccessLog },
     deliveryCdnMaxAgeSeconds: settings.deliveryCdnMaxAgeSeconds,
     streams: {

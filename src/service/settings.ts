@@ -1,4 +1,5 @@
 /** The service's settings from the environment (docs/operations.md), with their defaults. */
+import { DEFAULT_RESULTS_JOB } from './experiments/results-job';
 import {
   DEFAULT_EVENT_BUDGET,
   type EventBudgetSettings,
@@ -34,6 +35,8 @@ export interface ServiceSettings {
   readonly rateLimit: RateLimitSettings;
   /** The delivery URLs' own limit, per client address (`DELIVERY_RATE_LIMIT_RPS`, `_BURST`). */
   readonly deliveryRateLimit: RateLimitSettings;
+  /** `RESULTS_TICK_MS`: how often an instance looks for experiment results to compute. */
+  readonly resultsTickMs: number;
   /** Events a client key may send each instance (`EVENTS_PER_KEY_PER_SECOND`, `_BURST`). */
   readonly eventBudget: EventBudgetSettings;
   /** `DELIVERY_ACCESS_LOG`: successful delivery reads counted a minute at a time, or `each` logged. */
@@ -234,6 +237,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceSe
       rps: numberFrom(env, 'DELIVERY_RATE_LIMIT_RPS', DEFAULT_DELIVERY_RATE_LIMIT.rps),
       burst: numberFrom(env, 'DELIVERY_RATE_LIMIT_BURST', DEFAULT_DELIVERY_RATE_LIMIT.burst),
     },
+    resultsTickMs: wholeNumberFrom(env, 'RESULTS_TICK_MS', DEFAULT_RESULTS_JOB.tickMs),
     eventBudget: {
       perSecond: numberFrom(env, 'EVENTS_PER_KEY_PER_SECOND', DEFAULT_EVENT_BUDGET.perSecond),
       burst: numberFrom(env, 'EVENTS_PER_KEY_BURST', DEFAULT_EVENT_BUDGET.burst),
