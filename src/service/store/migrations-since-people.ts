@@ -261,6 +261,8 @@ export const SINCE_PEOPLE: readonly Written[] = [
     weights TEXT NOT NULL,
     started_at TEXT NOT NULL,
     ended_at TEXT,
+    -- Its events were made up (the demo): its results say so.
+    simulated INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (account_id, test_id, number)
   );
 

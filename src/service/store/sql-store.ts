@@ -414,11 +414,14 @@ export abstract class SqlStore implements Store {
   syncPhases(accountId: string, running: readonly experimentEvents.RunningTest[], at: string) {
     return this.db.write(experimentEvents.syncPhases(accountId, running, at));
   }
+  markSimulated(accountId: string, testId: string, phase: number) {
+    return this.db.writeOne(experimentEvents.markSimulated(accountId, testId, phase));
+  }
   phasesOfTest(accountId: string, testId: string) {
     return this.db.read(experimentEvents.phasesOfTest(accountId, testId));
   }
   unitPage(
-    place: { readonly accountId: string; readonly testId: string; readonly phase: number },
+    place: experimentResults.UnitPlace,
     metrics: readonly experimentResults.CountedMetric[],
     afterUnit: string,
     limit: number,

@@ -39,10 +39,14 @@ export class ResultsComputation {
     },
   ) {}
 
-  /** Computes the phase's sums and keeps them as today's row; returns them. */
-  async compute(place: PhasePlace): Promise<ResultsSums> {
+  /**
+   * Computes the phase's sums and keeps them as the row of the day they stand for; returns
+   * them. `asOf`: the sums as they stood then (the demo's past days); default now.
+   */
+  async compute(place: PhasePlace, asOf?: Date): Promise<ResultsSums> {
     const { store, clock, liveTests } = this.deps;
     const startedAt = clock().toISOString();
+    const asOfMs = (asOf ?? clock()).getTime();
     const phases = await store.phasesOfTest(place.accountId, place.testId);
     const phase = phases.find((candidate) => candidate.number === place.phase);
     const variantIds = Object.keys(phase?.weights ?? {});
@@ -62,7 +66,7 @@ export class ResultsComputation {
     let after = '';
     for (;;) {
       const page = await store.unitPage(
-        place,
+        { ...place, asOfMs },
         counted.map((metric) => ({ event: metric.event, windowMs: metric.window_hours * HOUR_MS })),
         after,
         this.deps.unitPage ?? UNIT_PAGE,

@@ -118,6 +118,8 @@ export interface PhaseRow {
   readonly weights: Readonly<Record<string, number>>;
   readonly startedAt: string;
   readonly endedAt: string | null;
+  /** Its events were made up (the demo). */
+  readonly simulated: boolean;
 }
 
 const toPhase = (row: Row): PhaseRow => ({
@@ -126,6 +128,7 @@ const toPhase = (row: Row): PhaseRow => ({
   weights: JSON.parse(row.weights as string) as Record<string, number>,
   startedAt: row.started_at as string,
   endedAt: (row.ended_at as string | null) ?? null,
+  simulated: Number(row.simulated) === 1,
 });
 
 const PHASES_OF_TEST = sql(
@@ -144,6 +147,15 @@ const END_PHASE = sql(
 const LATEST_PHASE = sql(
   'SELECT max(number) AS number FROM experiment_phases WHERE account_id = ? AND test_id = ?',
 );
+
+const MARK_SIMULATED = sql(
+  'UPDATE experiment_phases SET simulated = 1 WHERE account_id = ? AND test_id = ? AND number = ?',
+);
+
+/** Marks a phase's events as made up: the demo's seeded results say so. */
+export function* markSimulated(accountId: string, testId: string, phase: number): Op<void> {
+  yield* run(MARK_SIMULATED, accountId, testId, phase);
+}
 
 export function* phasesOfTest(accountId: string, testId: string): Op<PhaseRow[]> {
   return (yield* all(PHASES_OF_TEST, accountId, testId)).map(toPhase);

@@ -26,7 +26,7 @@ export interface UnitEvents {
  * unit's first exposure until its window closes; the join reads the events index by unit.
  */
 function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
-  const inWindow = 'm.event = ? AND m.at_ms < u.first_ms + ?';
+  const inWindow = 'm.event = ? AND m.at_ms < u.first_ms + ? AND m.at_ms < ?';
   const columns = metrics
     .map(
       (_, index) =>
@@ -44,18 +44,34 @@ function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
   return sql(`SELECT u.unit, u.variant, u.exposed_wrong${columns}
       FROM experiment_units u ${join}
      WHERE u.account_id = ? AND u.test_id = ? AND u.phase = ? AND u.unit > ?
-       AND u.exposed_right = 1
+       AND u.exposed_right = 1 AND u.first_ms < ?
      GROUP BY u.unit, u.variant, u.exposed_wrong ORDER BY u.unit LIMIT ?`);
+}
+
+/** Where a page reads: a phase's units as they stood before `asOfMs`. */
+export interface UnitPlace {
+  readonly accountId: string;
+  readonly testId: string;
+  readonly phase: number;
+  readonly asOfMs: number;
 }
 
 /** The exposed units of a phase after `afterUnit` ('' from the first), `limit` of them. */
 export function* unitPage(
-  place: { readonly accountId: string; readonly testId: string; readonly phase: number },
+  place: UnitPlace,
   metrics: readonly CountedMetric[],
   afterUnit: string,
   limit: number,
 ): Op<UnitEvents[]> {
-  const windowParams = metrics.flatMap(({ event, windowMs }) => [event, windowMs, event, windowMs]);
+  const { asOfMs } = place;
+  const windowParams = metrics.flatMap(({ event, windowMs }) => [
+    event,
+    windowMs,
+    asOfMs,
+    event,
+    windowMs,
+    asOfMs,
+  ]);
   const rows = yield* all(
     unitPageStatement(metrics),
     ...windowParams,
@@ -64,6 +80,7 @@ export function* unitPage(
     place.testId,
     place.phase,
     afterUnit,
+    asOfMs,
     limit,
   );
   return rows.map((row) => ({

@@ -1,6 +1,12 @@
 /** What experiment events and results ask of the store (the SQL is beside this file). */
 import type { IngestCounts, PhaseRow, RunningTest, StoredEvent } from './experiment-events';
-import type { CountedMetric, PhaseToCompute, ResultsRow, UnitEvents } from './experiment-results';
+import type {
+  CountedMetric,
+  PhaseToCompute,
+  ResultsRow,
+  UnitEvents,
+  UnitPlace,
+} from './experiment-results';
 
 export interface ExperimentStore {
   /** One batch in one transaction; an id the account sent before is a duplicate. */
@@ -16,8 +22,10 @@ export interface ExperimentStore {
     at: string,
   ): Promise<Map<string, number>>;
   phasesOfTest(accountId: string, testId: string): Promise<PhaseRow[]>;
+  /** The demo's seeded phase: its results say they are simulated. */
+  markSimulated(accountId: string, testId: string, phase: number): Promise<void>;
   unitPage(
-    place: { readonly accountId: string; readonly testId: string; readonly phase: number },
+    place: UnitPlace,
     metrics: readonly CountedMetric[],
     afterUnit: string,
     limit: number,
