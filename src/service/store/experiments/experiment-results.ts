@@ -26,7 +26,7 @@ export interface UnitEvents {
  * unit's first exposure until its window closes; the join reads the events index by unit.
  */
 function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
-  const inWindow = 'm.event = ? AND m.at_ms < u.first_ms + ? AND m.at_ms < ?';
+  const inWindow = 'm.event = ? AND m.at_ms < u.first_ms + ? AND m.at_ms <= ?';
   const columns = metrics
     .map(
       (_, index) =>
@@ -44,11 +44,11 @@ function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
   return sql(`SELECT u.unit, u.variant, u.exposed_wrong${columns}
       FROM experiment_units u ${join}
      WHERE u.account_id = ? AND u.test_id = ? AND u.phase = ? AND u.unit > ?
-       AND u.exposed_right = 1 AND u.first_ms < ?
+       AND u.exposed_right = 1 AND u.first_ms <= ?
      GROUP BY u.unit, u.variant, u.exposed_wrong ORDER BY u.unit LIMIT ?`);
 }
 
-/** Where a page reads: a phase's units as they stood before `asOfMs`. */
+/** Where a page reads: a phase's units as they stood at `asOfMs`. */
 export interface UnitPlace {
   readonly accountId: string;
   readonly testId: string;
