@@ -5,7 +5,7 @@
  * revoked key reported while the last view stays.
  */
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { editOk, ok, send, SHOP_YAML } from '../service/testing/api';
 import { startTestService, type TestService } from '../service/testing/test-service';
 import {
@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  client?.close();
+  await client?.close();
   client = undefined;
   await service.close();
 });
@@ -39,15 +39,20 @@ async function clientKey(apps?: string[]) {
   });
 }
 
-function open(key: string, fetcher?: typeof fetch, idleTimeoutMs?: number): ProvisioningClient {
+function open(
+  key: string,
+  fetcher?: typeof fetch,
+  idleTimeoutMs?: number,
+  trackExposures = false,
+): ProvisioningClient {
   client = createClient({
     baseUrl,
     clientKey: key,
     app: 'checkout',
     onError: (error) => errors.push(error),
     reconnect: { initialDelayMs: 50, maxDelayMs: 200, ...(idleTimeoutMs ? { idleTimeoutMs } : {}) },
-    // The events endpoint has tests of its own (experiment-events.test.ts).
-    trackExposures: false,
+    // Events are sent only by the test about them (the endpoint's own: experiment-events.test.ts).
+    trackExposures,
     ...(fetcher ? { fetch: fetcher } : {}),
   });
   return client;
@@ -99,6 +104,42 @@ describe('the client library against the service', () => {
     expect(client?.settings('user-2')).toEqual({ theme: 'light', button_size: 'large' });
     expect(client?.variant('bigger-button', 'alice')).toBe('control');
     expect(errors).toEqual([]);
+  });
+
+  it("sends each unit's exposure once and its events, and the service counts them", async () => {
+    await service.close();
+    service = await startTestService({ initialYaml: SHOP_YAML, resultsJob: { tickMs: 3_600_000 } });
+    await service.app.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
+    const key = await clientKey(['checkout']);
+    const app = open(key.key, undefined, undefined, true);
+    await app.ready({ timeoutMs: 5000 });
+    const units = Array.from({ length: 30 }, (_, index) => `person-${index}`);
+    const seen = new Map<string, string | undefined>();
+    for (const unit of units) {
+      seen.set(unit, app.variant('bigger-button', unit));
+      app.variant('bigger-button', unit);
+      app.track('purchase', unit, 10);
+    }
+    await app.flush();
+    expect(app.eventStats()).toMatchObject({ queued: 0, sent: 60, dropped: 0, rejected: 0 });
+    expect(errors).toEqual([]);
+    await ok(service, service.adminKey, 'refreshResults', { params: { test_id: 'bigger-button' } });
+    await vi.waitFor(
+      async () => {
+        const results = await ok(service, service.adminKey, 'getResults', {
+          params: { test_id: 'bigger-button' },
+        });
+        expect(results.computed_at).not.toBeNull();
+        const count = (variant: string) => [...seen.values()].filter((v) => v === variant).length;
+        expect(results.units.map(({ variant, units }) => [variant, units])).toEqual([
+          ['control', count('control')],
+          ['big', count('big')],
+        ]);
+        expect(results.health).toMatchObject({ mismatches: 0, multiple_exposures: 0 });
+      },
+      { timeout: 10_000, interval: 20 },
+    );
   });
 
   it('hears a publish within a second', async () => {
