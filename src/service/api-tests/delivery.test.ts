@@ -392,7 +392,7 @@ describe('CORS on the delivery URLs', () => {
     }
   });
 
-  it('answers a preflight: GET only, If-None-Match and Last-Event-ID', async () => {
+  it('answers a preflight: GET, and POST for events; If-None-Match, Last-Event-ID, Content-Type', async () => {
     const { key } = await clientKey();
     const response = await service.call(undefined, {
       method: 'OPTIONS',
@@ -406,8 +406,8 @@ describe('CORS on the delivery URLs', () => {
     expect(response.statusCode).toBe(204);
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET',
-      'access-control-allow-headers': 'If-None-Match, Last-Event-ID',
+      'access-control-allow-methods': 'GET, POST',
+      'access-control-allow-headers': 'If-None-Match, Last-Event-ID, Content-Type',
       'access-control-max-age': '600',
     });
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();

@@ -294,3 +294,27 @@ describe('what results count', () => {
     expect(expectProblem(unknown, 404).detail).toMatch(/No A\/B test nothing/);
   });
 });
+
+describe('events from a browser on another origin', () => {
+  it('answer any origin, and a JSON POST passes its preflight', async () => {
+    const simple = await send(service, undefined, 'sendEvents', {
+      params: { client_key: key },
+      payload: JSON.stringify({ events: [metric('u1')] }),
+      headers: { 'content-type': 'text/plain', origin: 'https://shop.example' },
+    });
+    expect(simple.statusCode).toBe(202);
+    expect(simple.headers['access-control-allow-origin']).toBe('*');
+    const preflight = await service.call(undefined, {
+      method: 'OPTIONS',
+      url: `/api/v1/delivery/${key}/events`,
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    expect(preflight.headers['access-control-allow-headers']).toContain('Content-Type');
+  });
+});

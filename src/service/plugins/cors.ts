@@ -48,15 +48,16 @@ export const DELIVERY_PATH_PREFIX = `${API_BASE_PATH}/delivery/`;
 
 /**
  * The delivery URLs: any origin reads them (a browser's app carries its client key in its
- * code; no credentials are sent or allowed), with revalidation and resumed streams.
+ * code; no credentials are sent or allowed), with revalidation and resumed streams, and
+ * sends its experiment events (as JSON: a preflight; as text/plain: none).
  */
 export function deliveryCorsRule(): CorsRule {
   return {
     pathPrefix: DELIVERY_PATH_PREFIX,
     policy: {
       origins: 'any',
-      methods: ['GET'],
-      allowedHeaders: ['If-None-Match', 'Last-Event-ID'],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['If-None-Match', 'Last-Event-ID', 'Content-Type'],
       exposedHeaders: ['ETag', 'Retry-After'],
       maxAgeSeconds: 600,
     },
