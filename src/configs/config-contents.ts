@@ -31,6 +31,9 @@ export interface AbTestContents {
   /** As written: one of AB_TEST_STATUSES in a valid config, anything in a broken draft. */
   readonly status: string | null;
   readonly variants: readonly VariantContents[];
+  /** The metric ids of its goals (the first the primary one) and guardrails; strings only. */
+  readonly metrics: readonly string[];
+  readonly guardrails: readonly string[];
   readonly winner: string | null;
   readonly startedAt: string | null;
   readonly endedAt: string | null;
@@ -53,6 +56,12 @@ function settingsOf(value: unknown): Record<string, SettingValue> {
       settings[key] = setting;
   }
   return settings;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string')
+    : [];
 }
 
 function entriesWithId(list: unknown): { entry: PlainObject; index: number; id: string }[] {
@@ -85,6 +94,8 @@ export function readConfigContents(data: unknown): ConfigContents {
             : null,
         settings: settingsOf(variant.entry.settings),
       })),
+      metrics: stringsOf(entry.metrics),
+      guardrails: stringsOf(entry.guardrails),
       winner: stringOr(entry.winner),
       startedAt: stringOr(entry.started_at),
       endedAt: stringOr(entry.ended_at),
