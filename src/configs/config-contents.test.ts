@@ -15,6 +15,8 @@ describe('readConfigContents', () => {
             { id: 'control', weight: 50 },
             { id: 'big', weight: 50, settings: { button_size: 'large', max: 3, on: true } },
           ],
+          metrics: ['checkout-rate', 'revenue'],
+          guardrails: ['errors'],
           winner: 'big',
           started_at: '2026-11-22T10:00:00.000Z',
           ended_at: '2026-11-29T10:00:00.000Z',
@@ -34,6 +36,8 @@ describe('readConfigContents', () => {
             { id: 'control', weight: 50, settings: {} },
             { id: 'big', weight: 50, settings: { button_size: 'large', max: 3, on: true } },
           ],
+          metrics: ['checkout-rate', 'revenue'],
+          guardrails: ['errors'],
           winner: 'big',
           startedAt: '2026-11-22T10:00:00.000Z',
           endedAt: '2026-11-29T10:00:00.000Z',
@@ -47,7 +51,14 @@ describe('readConfigContents', () => {
       apps: [{ name: 'No id' }, { id: 'web', enabled: false, settings: { nested: { a: 1 } } }],
       ab_tests: [
         'not a test',
-        { id: 't', app: 7, status: 'paused', variants: [{ id: 'a', weight: '50' }, { weight: 1 }] },
+        {
+          id: 't',
+          app: 7,
+          status: 'paused',
+          variants: [{ id: 'a', weight: '50' }, { weight: 1 }],
+          metrics: ['ok', 7, null],
+          guardrails: 'errors',
+        },
       ],
     });
     expect(contents.apps).toEqual([{ id: 'web', name: null, enabled: false, settings: {} }]);
@@ -59,6 +70,8 @@ describe('readConfigContents', () => {
         description: null,
         status: 'paused',
         variants: [{ id: 'a', weight: null, settings: {} }],
+        metrics: ['ok'],
+        guardrails: [],
         winner: null,
         startedAt: null,
         endedAt: null,

@@ -31,12 +31,12 @@ export interface AbTestContents {
   /** As written: one of AB_TEST_STATUSES in a valid config, anything in a broken draft. */
   readonly status: string | null;
   readonly variants: readonly VariantContents[];
+  /** The metric ids of its goals (the first the primary one) and guardrails; strings only. */
+  readonly metrics: readonly string[];
+  readonly guardrails: readonly string[];
   readonly winner: string | null;
   readonly startedAt: string | null;
   readonly endedAt: string | null;
-  /** The ids of its goal metrics (the first is primary) and guardrails, as written. */
-  readonly metrics: readonly string[];
-  readonly guardrails: readonly string[];
 }
 
 export interface ConfigContents {
@@ -48,12 +48,6 @@ function stringOr(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((item): item is string => typeof item === 'string')
-    : [];
-}
-
 function settingsOf(value: unknown): Record<string, SettingValue> {
   if (!isPlainObject(value)) return {};
   const settings: Record<string, SettingValue> = {};
@@ -62,6 +56,12 @@ function settingsOf(value: unknown): Record<string, SettingValue> {
       settings[key] = setting;
   }
   return settings;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string')
+    : [];
 }
 
 function entriesWithId(list: unknown): { entry: PlainObject; index: number; id: string }[] {
@@ -94,11 +94,11 @@ export function readConfigContents(data: unknown): ConfigContents {
             : null,
         settings: settingsOf(variant.entry.settings),
       })),
+      metrics: stringsOf(entry.metrics),
+      guardrails: stringsOf(entry.guardrails),
       winner: stringOr(entry.winner),
       startedAt: stringOr(entry.started_at),
       endedAt: stringOr(entry.ended_at),
-      metrics: stringsOf(entry.metrics),
-      guardrails: stringsOf(entry.guardrails),
     })),
   };
 }

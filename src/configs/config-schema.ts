@@ -15,6 +15,7 @@ import {
   AB_TEST_STATUSES,
   APP_NAME_MAX_LENGTH,
   ID_PATTERN,
+  MAX_TEST_METRICS,
   MAX_VARIANTS,
   MIN_VARIANTS,
   PLATFORMS,
@@ -57,6 +58,15 @@ const id = (what: string): JsonSchema => ({
   type: 'string',
   pattern: ID_PATTERN,
   description: `${what}: a lowercase letter, then up to 62 of a-z, 0-9 and -.`,
+});
+
+/** A test's list of metric ids: at most MAX_TEST_METRICS, each named once (semantic-rules.ts). */
+const metricList = (description: string): JsonSchema => ({
+  type: 'array',
+  maxItems: MAX_TEST_METRICS,
+  'x-issue-code': 'ab_test.metric_count',
+  description: `${description} Up to ${MAX_TEST_METRICS} metric ids, each once; an id that is not one of the account's metrics is a warning.`,
+  items: id('A metric id'),
 });
 
 const settings = (description: string): JsonSchema => ({
@@ -155,6 +165,8 @@ export const configJsonSchema: JsonSchema = {
           description: `${MIN_VARIANTS} to ${MAX_VARIANTS} variants; weights sum to ${WEIGHTS_TOTAL}.`,
           items: { $ref: '#/$defs/variant' },
         },
+        metrics: metricList('The goals the test is judged on, the first the primary one.'),
+        guardrails: metricList("Metrics that must not get worse (never the test's goals)."),
         winner: { type: 'string', description: 'The winning variant; only when promoted.' },
         started_at: timestamp('When the test started'),
         ended_at: timestamp('When the test ended'),

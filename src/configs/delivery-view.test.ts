@@ -16,6 +16,9 @@ const data = {
         { id: 'a', weight: 50, settings: { theme: 'light' } },
         { id: 'b', weight: 50 },
       ],
+      // What the test is judged on is the service's business, never the app's.
+      metrics: ['checkout-rate'],
+      guardrails: ['errors'],
     },
     { id: 'old', app: 'web', status: 'ended', variants: [{ id: 'a', weight: 100 }] },
     { id: 'soon', app: 'web', status: 'draft', variants: [{ id: 'a', weight: 100 }] },
@@ -24,7 +27,7 @@ const data = {
 };
 
 describe("an app's live view", () => {
-  it('holds the app, its running tests only, and the config it comes from', () => {
+  it('holds the app, its running tests only (not their metrics), and the config it comes from', () => {
     expect(deliveryViewOf(data, 'web', stamp)).toEqual({
       app: {
         id: 'web',

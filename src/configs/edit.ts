@@ -24,6 +24,7 @@ import { toPointer } from './json-pointer';
 import { configData, parseConfig, type ParsedConfig } from './parse';
 import { applyTextChanges, textEditOf, textRefusal, type TextEdit } from './text-edit';
 import { validateEdited, type ItemFindingsByNode } from './validation/validate-edited';
+import type { ValidationContext } from './validation/validation-context';
 
 /**
  * A parsed config, with what its last edit learned that lets the next one skip work: the
@@ -43,6 +44,8 @@ export interface EditOptions {
   readonly source: ValidationSource;
   /** Whether the written text may be kept (a size limit), asked before it is parsed again. */
   readonly textFits?: (text: string) => boolean;
+  /** What validation knows of the account (its metric ids); absent, those rules are skipped. */
+  readonly validation?: ValidationContext;
 }
 
 export interface AppliedEdit {
@@ -96,7 +99,7 @@ export function applyEdit(
     written = writing.written;
   }
   const previous = next.reusedItemsUnchanged ? config.findings : undefined;
-  const validation = validateEdited(next.parsed, options.source, previous);
+  const validation = validateEdited(next.parsed, options.source, previous, options.validation);
   return {
     kind: 'applied',
     text: next.parsed.text,

@@ -55,4 +55,8 @@ export {
   type PromotionPlan,
 } from './promotion/promotion';
 export { compareIssues } from './validation/issue-collector';
-export { validateConfigText, validateParsedConfig } from './validation/validate';
+export {
+  validateConfigText,
+  validateParsedConfig,
+  type ValidationContext,
+} from './validation/validate';

@@ -17,6 +17,8 @@ export const AB_TEST_DESCRIPTION_MAX_LENGTH = 500;
 export const MIN_VARIANTS = 2;
 export const MAX_VARIANTS = 10;
 export const WEIGHTS_TOTAL = 100;
+/** How many metrics an A/B test names in each of its lists (goals, guardrails). */
+export const MAX_TEST_METRICS = 10;
 
 export type AbTestStatus = (typeof AB_TEST_STATUSES)[number];
 
@@ -58,6 +60,8 @@ export const abTestSchema = z
     description: z.optional(z.string().check(z.maxLength(AB_TEST_DESCRIPTION_MAX_LENGTH))),
     status: z.enum(AB_TEST_STATUSES),
     variants: z.array(variantSchema).check(z.minLength(MIN_VARIANTS), z.maxLength(MAX_VARIANTS)),
+    metrics: z.optional(z.array(configIdSchema).check(z.maxLength(MAX_TEST_METRICS))),
+    guardrails: z.optional(z.array(configIdSchema).check(z.maxLength(MAX_TEST_METRICS))),
     winner: z.optional(z.string()),
     started_at: z.optional(z.string()),
     ended_at: z.optional(z.string()),

@@ -89,6 +89,14 @@ describe('the contract table', () => {
         'POST /promotions/preview',
         'POST /promotions',
         'PUT /organization/owners/{user_id}',
+        'POST /delivery/{client_key}/events',
+        'GET /metrics',
+        'POST /metrics',
+        'PATCH /metrics/{metric_id}',
+        'DELETE /metrics/{metric_id}',
+        'GET /ab-tests/{test_id}/results',
+        'GET /ab-tests/{test_id}/results/timeseries',
+        'POST /ab-tests/{test_id}/results/refresh',
       ].sort(),
     );
     expect(ENDPOINT_NAMES).toEqual(Object.keys(contract));
@@ -154,6 +162,10 @@ describe('the contract table', () => {
       'GET /webhooks': 'webhooks:manage',
       'POST /webhooks': 'webhooks:manage',
       'DELETE /webhooks/{id}': 'webhooks:manage',
+      'GET /metrics': 'config:read',
+      'POST /metrics': 'config:write',
+      'PATCH /metrics/{metric_id}': 'config:write',
+      'DELETE /metrics/{metric_id}': 'config:write',
       'GET /webhooks/{id}/deliveries': 'webhooks:manage',
       'POST /webhooks/{id}/test': 'webhooks:manage',
       'POST /webhooks/{id}/deliveries/{delivery_id}/retry': 'webhooks:manage',
@@ -217,10 +229,12 @@ describe('the contract table', () => {
   });
 
   it('pages every GET whose 200 is a list: limit and cursor in its query, 400 among its answers', () => {
-    // A person's accounts are bounded by the organization's cap (20), and come in one list.
+    // A person's accounts are bounded by the organization's cap (20), an account's metrics
+    // by its own (200), and each comes in one list.
+    const whole = ['listAccounts', 'listMetrics'];
     const lists = endpoints.filter(([name, endpoint]) => {
       const ok = endpoint.responses[200];
-      return endpoint.method === 'GET' && ok?._zod.def.type === 'array' && name !== 'listAccounts';
+      return endpoint.method === 'GET' && ok?._zod.def.type === 'array' && !whole.includes(name);
     });
     expect(lists.map(([name]) => name).sort()).toEqual(
       [

@@ -106,6 +106,8 @@ export const updateAbTestItemSchema = z
     id,
     description: anyValue('new description (draft or running tests)'),
     variants: anyValue('new variants (draft tests only)'),
+    metrics: anyValue('new goal metric ids, the first the primary one; null removes them'),
+    guardrails: anyValue('new guardrail metric ids; null removes them'),
   })
   .check(boundedNesting)
   .register(z.globalRegistry, { id: 'UpdateAbTestItem' });
@@ -291,12 +293,18 @@ export const operations = {
   set: (path: string, value: unknown): Operation => ({ set: [{ path, value }] }),
   unset: (path: string): Operation => ({ unset: [{ path }] }),
   createAbTest: (
-    ...tests: Pick<AbTest, 'id' | 'app' | 'description' | 'variants'>[]
+    ...tests: Pick<AbTest, 'id' | 'app' | 'description' | 'variants' | 'metrics' | 'guardrails'>[]
   ): Operation => ({
     create_ab_test: tests,
   }),
   updateAbTest: (
-    ...changes: { id: string; description?: string; variants?: Variant[] }[]
+    ...changes: {
+      id: string;
+      description?: string;
+      variants?: Variant[];
+      metrics?: string[] | null;
+      guardrails?: string[] | null;
+    }[]
   ): Operation => ({ update_ab_test: changes }),
   startAbTest: (testId: string): Operation => ({ start_ab_test: [{ id: testId }] }),
   endAbTest: (testId: string): Operation => ({ end_ab_test: [{ id: testId }] }),

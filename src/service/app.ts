@@ -10,6 +10,7 @@ import { ClientKeys } from './domain/client-keys';
 import { ConfigService } from './domain/config-service';
 import { Reviews } from './domain/reviews';
 import { Webhooks } from './domain/webhooks';
+import { Metrics } from './domain/metrics';
 import { DEFAULT_SESSION_LENGTHS, Sessions, type SessionDefaults } from './domain/sessions';
 import { SessionCookies } from './plugins/session-cookies';
 import { SsoSignIns, type RelyingParty } from './sign-in/sso-sign-ins';
@@ -72,6 +73,7 @@ import { registerMetaRoutes } from './routes/meta-routes';
 import { DEFAULT_EDIT_POOL, EditPool, type EditPoolSettings } from './edit-work/edit-pool';
 import type { Store } from './store/store';
 import { registerWebhookRoutes } from './routes/webhook-routes';
+import { registerMetricRoutes } from './routes/experiment-routes';
 import { registerAuditRoutes } from './routes/audit-routes';
 import { AuditTrail } from './domain/audit-trail';
 import type { UrlPolicy } from './webhooks/url-policy';
@@ -278,6 +280,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientKeyRoutes(app, clientKeys);
   registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, new AuditTrail(store));
+  registerMetricRoutes(app, new Metrics(store, clock));
   const schedules = new Schedules(store, clock, configs);
   registerEnvironmentRoutes(app, {
     environments: new Environments(store, clock),
@@ -308,7 +311,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store,
     clock,
     liveTests,
-    metricsOf: async () => [],
+    metricsOf: (accountId) => store.listMetrics(accountId),
   });
   const resultsJob =
     options.resultsJob === false

@@ -6,6 +6,7 @@
 import { actionKeyOf, itemsOf, type Operation } from '../../contract/operations';
 import { isPlainObject } from '../data';
 import { isArrayIndexToken, parsePointer, toPointer } from '../json-pointer';
+import { UPDATABLE_TEST_FIELDS } from '../operations/ab-test-actions';
 
 export type ListKey = 'apps' | 'ab_tests';
 const LISTS: readonly string[] = ['apps', 'ab_tests'] satisfies ListKey[];
@@ -101,7 +102,7 @@ function touchesOfOperation(operation: Operation, before: DataBefore): Touch[] {
         else touches.push(...appFieldTouches(id, item));
         break;
       case 'update_ab_test':
-        for (const field of ['description', 'variants']) {
+        for (const field of UPDATABLE_TEST_FIELDS) {
           if (field in item) add(id === undefined ? ['ab_tests'] : ['ab_tests', id, field], true);
         }
         break;

@@ -2,7 +2,8 @@
  * A/B test actions: `create_ab_test` lands in a draft like an ordinary edit;
  * the lifecycle steps move a test along this table and their result is published.
  *
- *   update_ab_test   draft (description, variants), running (description only)
+ *   update_ab_test   draft (description, variants, metrics, guardrails), running (all but
+ *                    variants: what a test is judged on does not change who sees what)
  *   start_ab_test    draft            -> running, started_at = now
  *   end_ab_test      running          -> ended, ended_at = now
  *   promote_ab_test  running | ended  -> promoted, winner, the winner's settings copied into
@@ -37,24 +38,27 @@ export function createAbTest(context: ApplyContext, item: Item): void {
   context.touch(['ab_tests', index]);
 }
 
+/** What update_ab_test changes; a null removes the field. */
+export const UPDATABLE_TEST_FIELDS = ['description', 'variants', 'metrics', 'guardrails'] as const;
+
 export function updateAbTest(context: ApplyContext, item: Item): void {
   const test = findTest(context, item);
   const status = stepAllowed('update_ab_test', test, context);
   const unknown = Object.keys(item).filter(
-    (key) => !['id', 'description', 'variants'].includes(key),
+    (key) => key !== 'id' && !(UPDATABLE_TEST_FIELDS as readonly string[]).includes(key),
   );
   if (unknown.length > 0) {
     throw refuse.badItem(
-      `update_ab_test changes only description and variants, not ${unknown.join(', ')}`,
+      `update_ab_test changes only ${UPDATABLE_TEST_FIELDS.join(', ')}, not ${unknown.join(', ')}`,
     );
   }
   if ('variants' in item && status !== 'draft') {
     throw refuse.notAllowed(
       'ab_test.invalid_transition',
-      `The variants of A/B test "${test.id}" cannot change while it is ${status}; only its description can`,
+      `The variants of A/B test "${test.id}" cannot change while it is ${status}; only its description and metrics can`,
     );
   }
-  for (const key of ['description', 'variants'] as const) {
+  for (const key of UPDATABLE_TEST_FIELDS) {
     if (!(key in item)) continue;
     if (item[key] === null) {
       context.removePair(test.map, key);

@@ -181,6 +181,23 @@ describe('update_ab_test', () => {
     expect(data.ab_tests[0]).toMatchObject({ description: 'Still running', status: 'running' });
   });
 
+  it('changes the metrics of a running test, and removes its guardrails with null', () => {
+    const measured = withTest('running').replace(
+      '    status: running',
+      '    status: running\n    guardrails: [errors]',
+    );
+    const { data, paths } = applied<Config>(measured, [
+      {
+        update_ab_test: [
+          { id: 'bigger-button', metrics: ['checkout-rate', 'revenue'], guardrails: null },
+        ],
+      },
+    ]);
+    expect(paths).toEqual(['/ab_tests/0/metrics', '/ab_tests/0/guardrails']);
+    expect(data.ab_tests[0]).toMatchObject({ metrics: ['checkout-rate', 'revenue'] });
+    expect(data.ab_tests[0]).not.toHaveProperty('guardrails');
+  });
+
   it('refuses new variants for a running test (409 ab_test.invalid_transition)', () => {
     const refusal = refused(withTest('running'), [
       { update_ab_test: [{ id: 'bigger-button', description: 'ok' }] },

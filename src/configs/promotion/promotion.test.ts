@@ -161,6 +161,38 @@ describe('planPromotion', () => {
     });
   });
 
+  it('carries the metrics a test names with its definition: goals and guardrails', () => {
+    const measured = test('running', { metrics: ['checkout-rate'], guardrails: ['errors'] });
+    const created = planPromotion({ apps: [checkout], ab_tests: [measured] }, { apps: [checkout] });
+    expect(created.operations).toEqual([
+      {
+        create_ab_test: [
+          {
+            id: 'big-button',
+            app: 'checkout',
+            description: 'Try it',
+            variants: measured.variants,
+            metrics: ['checkout-rate'],
+            guardrails: ['errors'],
+          },
+        ],
+      },
+    ]);
+    const source = {
+      apps: [checkout],
+      ab_tests: [test('draft', { metrics: ['revenue', 'checkout-rate'] })],
+    };
+    const target = read({ apps: [checkout], ab_tests: [measured] });
+    target.ab_tests = [test('draft', { metrics: ['checkout-rate'], guardrails: ['errors'] })];
+    const plan = planPromotion(source, target);
+    expect(plan.differences.map(({ path }) => path)).toEqual(['/metrics', '/guardrails']);
+    expect(plan.operations).toEqual([
+      { set: [{ path: '/ab_tests/0/metrics', value: ['revenue', 'checkout-rate'] }] },
+      { unset: [{ path: '/ab_tests/0/guardrails' }] },
+    ]);
+    expect(promoted(target, plan)).toEqual(source);
+  });
+
   it('lists a test running in the target as not promotable, with the reason, and changes nothing of it', () => {
     const source = { apps: [checkout], ab_tests: [test('draft', { description: 'Bigger' })] };
     const target = { apps: [checkout], ab_tests: [test('running')] };

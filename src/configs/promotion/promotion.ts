@@ -39,9 +39,16 @@ export interface PromotionPlan {
 
 /**
  * The fields of a test that make its definition, the only ones that travel. A field the
- * config gains (metrics, for instance) travels once it is named here.
+ * config gains travels once it is named here. What a test is judged on (its goal and
+ * guardrail metrics) is part of it; the target account needs metrics of the same ids.
  */
-export const AB_TEST_DEFINITION_FIELDS = ['app', 'description', 'variants'] as const;
+export const AB_TEST_DEFINITION_FIELDS = [
+  'app',
+  'description',
+  'variants',
+  'metrics',
+  'guardrails',
+] as const;
 
 /** A test's lifecycle: set by lifecycle operations in each account, never promoted. */
 export const AB_TEST_LIFECYCLE_FIELDS = ['status', 'winner', 'started_at', 'ended_at'] as const;

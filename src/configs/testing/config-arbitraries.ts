@@ -67,6 +67,8 @@ export const abTestArb = (appIds: readonly string[]): fc.Arbitrary<Data> =>
       description: fc.string({ maxLength: 30 }),
       status: fc.constantFrom(...AB_TEST_STATUSES),
       variants: fc.uniqueArray(variantArb, { minLength: 2, maxLength: 4, selector: (v) => v.id }),
+      metrics: fc.uniqueArray(idArb, { maxLength: 3 }),
+      guardrails: fc.uniqueArray(idArb, { maxLength: 2 }),
     },
     { requiredKeys: ['id', 'app', 'status', 'variants'] },
   );
@@ -108,6 +110,11 @@ export const validConfigArb: fc.Arbitrary<Data> = configArb.map((config) => {
         settings: {},
       }));
       const fixed: Data = { ...test, variants };
+      // A metric is a goal or a guardrail of a test, not both.
+      if (Array.isArray(test.guardrails) && Array.isArray(test.metrics)) {
+        const goals = test.metrics as unknown[];
+        fixed.guardrails = test.guardrails.filter((id) => !goals.includes(id));
+      }
       if (test.status === 'promoted') fixed.winner = (variants[0] as Data).id;
       const app = apps.find((candidate) => candidate.id === test.app);
       if (app && test.status === 'running') app.enabled = true;

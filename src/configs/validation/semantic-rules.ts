@@ -1,12 +1,13 @@
 /**
  * The rules a JSON Schema cannot say (docs/config.md): unique ids, tests naming real apps,
- * variant ids and weights, winners, settings a variant overrides, disabled apps in tests.
+ * variant ids and weights, winners, settings a variant overrides, disabled apps in tests,
+ * the metrics a test names (each once; the account's, when the context says which those are).
  *
  * They read the tree leniently: anything of the wrong shape is the schema rules' to report,
  * so here it is skipped rather than reported twice.
  */
 import { isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
-import { WEIGHTS_TOTAL } from '../../contract/config-document';
+import { ID_PATTERN, WEIGHTS_TOTAL } from '../../contract/config-document';
 import type { PathSegment } from '../json-pointer';
 import {
   findPair,
@@ -17,6 +18,7 @@ import {
   type TreeNode,
 } from '../yaml-tree';
 import type { IssueSink } from './issue-collector';
+import type { ValidationContext } from './validation-context';
 
 interface Item {
   readonly index: number;
@@ -45,12 +47,14 @@ export function summarizeApp(document: Document, map: YAMLMap): AppSummary {
 
 /**
  * `summaryOf` gives an app's summary; validate-edited.ts gives the ones it kept for the
- * apps an edit left alone.
+ * apps an edit left alone. These rules depend on `context`, so none of their findings is
+ * kept from one edit to the next.
  */
 export function checkSemanticRules(
   document: Document,
   issues: IssueSink,
   summaryOf: (app: YAMLMap) => AppSummary = (app) => summarizeApp(document, app),
+  context: ValidationContext = {},
 ): void {
   const root = resolveAlias(document, document.contents as TreeNode);
   const apps = mapItems(document, topLevel(document, root, 'apps'));
@@ -68,8 +72,10 @@ export function checkSemanticRules(
   for (const { id, item } of appIds) appsById.set(id, summaryOf(item.map));
   uniqueIds(tests, idOf(document), ['ab_tests'], 'ab_test.duplicate_id', 'A/B test', issues);
 
+  const metricIds = context.metricIds && new Set(context.metricIds);
   for (const test of tests) {
     checkTest(document, test, appsById, issues);
+    checkTestMetrics(document, test, metricIds, issues);
   }
 }
 
@@ -156,6 +162,58 @@ function checkTest(
         );
       }
     }
+  }
+}
+
+const METRIC_LISTS = [
+  { key: 'metrics', role: 'goal' },
+  { key: 'guardrails', role: 'guardrail' },
+] as const;
+const METRIC_ID = new RegExp(ID_PATTERN, 'u');
+
+/**
+ * Each metric id once across a test's goals and guardrails, and (when the account's metric
+ * ids are known) each one of them. Ids of the wrong shape are the schema rules' to report.
+ */
+function checkTestMetrics(
+  document: Document,
+  test: Item,
+  metricIds: ReadonlySet<string> | undefined,
+  issues: IssueSink,
+): void {
+  const testId = stringValue(field(document, test.map, 'id')) ?? `#${test.index}`;
+  const seen = new Map<string, 'goal' | 'guardrail'>();
+  for (const { key, role } of METRIC_LISTS) {
+    const list = field(document, test.map, key);
+    if (!isSeq(list)) continue;
+    list.items.forEach((raw, index) => {
+      const metricId = stringValue(resolveAlias(document, raw as TreeNode));
+      if (metricId === undefined || !METRIC_ID.test(metricId)) return;
+      const path: PathSegment[] = ['ab_tests', test.index, key, index];
+      const earlier = seen.get(metricId);
+      if (earlier !== undefined) {
+        issues.add(
+          'ab_test.duplicate_metric',
+          'error',
+          earlier === role
+            ? `A/B test "${testId}" names the metric "${metricId}" twice in ${key}`
+            : `A/B test "${testId}" names the metric "${metricId}" as a guardrail, and it is already one of its goals`,
+          path,
+          valueRange(raw),
+        );
+        return;
+      }
+      seen.set(metricId, role);
+      if (metricIds && !metricIds.has(metricId)) {
+        issues.add(
+          'ab_test.unknown_metric',
+          'warning',
+          `A/B test "${testId}" names the metric "${metricId}", which is not one of this account's metrics`,
+          path,
+          valueRange(raw),
+        );
+      }
+    });
   }
 }
 

@@ -138,4 +138,25 @@ describe('validateEdited', () => {
     expect(validateEdited(parsed, SOURCE, findings).kept).toBe(51);
     expect(validateEdited(parsed, SOURCE).kept).toBe(0);
   });
+
+  it('judges the metrics a test names by each edit\u2019s own context, never by kept findings', () => {
+    let config = validated(largeConfigText(50));
+    const setMetrics = [{ set: [{ path: '/ab_tests/0/metrics', value: ['revenue'] }] }];
+    const first = applyEdit(config, setMetrics, {
+      now: NOW,
+      source: SOURCE,
+      validation: { metricIds: [] },
+    });
+    if (first.kind !== 'applied') throw new Error('the edit was refused');
+    expect(first.report.issues.map((issue) => issue.code)).toEqual(['ab_test.unknown_metric']);
+    config = first.edited;
+    // An edit elsewhere, once the account has the metric: the test's warning is gone.
+    const rename = [{ update_app: [{ id: 'app-10', name: 'Renamed' }] }];
+    const known = { metricIds: ['revenue'] };
+    const second = applyEdit(config, rename, { now: NOW, source: SOURCE, validation: known });
+    if (second.kind !== 'applied') throw new Error('the edit was refused');
+    expect(second.findingsKept).toBeGreaterThan(0);
+    expect(second.report.issues).toEqual([]);
+    expect(second.report).toEqual(validateParsedConfig(parseConfig(second.text), SOURCE, known));
+  });
 });

@@ -16,6 +16,7 @@ import {
 import { checkSchemaRules } from './schema-rules';
 import { checkSemanticRules, summarizeApp, type AppSummary } from './semantic-rules';
 import { reportOf, validateParsedConfig } from './validate';
+import type { ValidationContext } from './validation-context';
 
 interface ItemIssue {
   readonly code: string;
@@ -48,19 +49,21 @@ export interface EditedValidation {
 }
 
 /**
- * `validateParsedConfig(parsed, source)`, taking again what `previous` (the findings of the
- * config before the edit) holds for the items that are the same node at the same index
- * with the same length. Pass `previous` only when every reused item is known unchanged
- * (`EditedParse.reusedItemsUnchanged`).
+ * `validateParsedConfig(parsed, source, context)`, taking again what `previous` (the
+ * findings of the config before the edit) holds for the items that are the same node at the
+ * same index with the same length. Pass `previous` only when every reused item is known
+ * unchanged (`EditedParse.reusedItemsUnchanged`). What is kept depends on the item alone,
+ * never on `context`.
  */
 export function validateEdited(
   parsed: ParsedConfig,
   source: ValidationSource = { type: 'draft', name: '' },
   previous?: ItemFindingsByNode,
+  context: ValidationContext = {},
 ): EditedValidation {
   const { document } = parsed;
   const whole = (): EditedValidation => ({
-    report: validateParsedConfig(parsed, source),
+    report: validateParsedConfig(parsed, source, context),
     findings: undefined,
     kept: 0,
   });
@@ -91,6 +94,7 @@ export function validateEdited(
       document,
       issues,
       (app) => findings.get(app)?.summary ?? summarizeApp(document, app),
+      context,
     );
   } catch {
     // Whatever went wrong, the whole validation says what it says about it.

@@ -336,6 +336,99 @@ describe('each rule, with its exact position', () => {
   });
 });
 
+describe('the metrics an A/B test names', () => {
+  const named = (lists: string) => APP + TEST.replace('status: draft\n', `status: draft\n${lists}`);
+  const goals = '    metrics: [checkout-rate, revenue]\n    guardrails:\n      - errors\n';
+  const known = { metricIds: ['checkout-rate', 'revenue', 'errors'] };
+
+  it('are two optional lists of metric ids: valid when every id is the account\u2019s', () => {
+    expect(validateConfigText(named(goals)).issues).toEqual([]);
+    expect(validateConfigText(named(goals), undefined, known).issues).toEqual([]);
+  });
+
+  it('ab_test.unknown_metric: a warning on the id, only when the account\u2019s ids are given', () => {
+    const context = { metricIds: ['checkout-rate'] };
+    const report = validateConfigText(named(goals), { type: 'draft', name: 'd' }, context);
+    expect(report.valid).toBe(true);
+    expect(report.warning_count).toBe(2);
+    expect(report.issues).toEqual([
+      {
+        code: 'ab_test.unknown_metric',
+        severity: 'warning',
+        message:
+          'A/B test "big-button" names the metric "revenue", which is not one of this account\'s metrics',
+        path: '/ab_tests/0/metrics/1',
+        line: 11,
+        column: 30,
+        length: 7,
+      },
+      {
+        code: 'ab_test.unknown_metric',
+        severity: 'warning',
+        message:
+          'A/B test "big-button" names the metric "errors", which is not one of this account\'s metrics',
+        path: '/ab_tests/0/guardrails/0',
+        line: 13,
+        column: 9,
+        length: 6,
+      },
+    ]);
+    // No context (the console, the schema): the rule is skipped; an empty one knows no metric.
+    expect(validateConfigText(named(goals)).issues).toEqual([]);
+    expect(validateConfigText(named(goals), undefined, { metricIds: [] }).warning_count).toBe(3);
+  });
+
+  it('ab_test.duplicate_metric: on the second naming, within a list or across the two', () => {
+    const twice = named('    metrics: [revenue, revenue]\n');
+    expect(only(twice, 'ab_test.duplicate_metric')).toMatchObject({
+      severity: 'error',
+      path: '/ab_tests/0/metrics/1',
+      line: 11,
+      column: 24,
+      length: 7,
+    });
+    const both = named('    metrics: [revenue]\n    guardrails: [errors, revenue]\n');
+    expect(only(both, 'ab_test.duplicate_metric')).toMatchObject({
+      path: '/ab_tests/0/guardrails/1',
+      line: 12,
+      column: 26,
+      length: 7,
+      message:
+        'A/B test "big-button" names the metric "revenue" as a guardrail, and it is already one of its goals',
+    });
+    // Named twice, it is reported once as unknown.
+    const unknown = validateConfigText(twice, undefined, { metricIds: [] }).issues;
+    expect(unknown.filter((issue) => issue.code === 'ab_test.unknown_metric')).toHaveLength(1);
+  });
+
+  it('ab_test.metric_count: more than 10 in a list, on its key', () => {
+    const ids = Array.from({ length: 11 }, (_, i) => `m${i}`).join(', ');
+    expect(only(named(`    guardrails: [${ids}]\n`), 'ab_test.metric_count')).toMatchObject({
+      severity: 'error',
+      path: '/ab_tests/0/guardrails',
+      line: 11,
+      column: 5,
+      length: 10,
+    });
+    const ten = Array.from({ length: 10 }, (_, i) => `m${i}`).join(', ');
+    expect(validateConfigText(named(`    metrics: [${ten}]\n`)).issues).toEqual([]);
+  });
+
+  it('schema rules: a list of metric ids, each of the id pattern', () => {
+    expect(only(named('    metrics: revenue\n'), 'schema.type')).toMatchObject({
+      path: '/ab_tests/0/metrics',
+      line: 11,
+      column: 14,
+    });
+    const bad = named('    metrics: [Revenue, 7]\n');
+    const report = validateConfigText(bad, undefined, { metricIds: [] });
+    expect(report.issues.map(({ code, path }) => [code, path])).toEqual([
+      ['schema.pattern', '/ab_tests/0/metrics/0'],
+      ['schema.type', '/ab_tests/0/metrics/1'],
+    ]);
+  });
+});
+
 describe('positions', () => {
   it('count columns and lengths in UTF-16 code units: an emoji before the error counts 2', () => {
     const text = 'apps:\n  - { name: "🚀 go", id: rocket, platform: desktop }\n';

@@ -7,21 +7,26 @@ import { parseConfig, type ParsedConfig } from '../parse';
 import { IssueCollector } from './issue-collector';
 import { checkSchemaRules } from './schema-rules';
 import { checkSemanticRules } from './semantic-rules';
+import type { ValidationContext } from './validation-context';
+
+export type { ValidationContext } from './validation-context';
 
 const DEFAULT_SOURCE: ValidationSource = { type: 'draft', name: '' };
 
-/** Parses and validates config text. */
+/** Parses and validates config text; `context`: what is known of the account. */
 export function validateConfigText(
   text: string,
   source: ValidationSource = DEFAULT_SOURCE,
+  context: ValidationContext = {},
 ): ValidationReport {
-  return validateParsedConfig(parseConfig(text), source);
+  return validateParsedConfig(parseConfig(text), source, context);
 }
 
 /** Validates an already parsed config (the service caches parsed documents). */
 export function validateParsedConfig(
   parsed: ParsedConfig,
   source: ValidationSource = DEFAULT_SOURCE,
+  context: ValidationContext = {},
 ): ValidationReport {
   const issues = new IssueCollector(parsed);
   if (parsed.syntaxIssues.length > 0) {
@@ -30,7 +35,7 @@ export function validateParsedConfig(
   } else {
     try {
       checkSchemaRules(parsed.document, issues);
-      checkSemanticRules(parsed.document, issues);
+      checkSemanticRules(parsed.document, issues, undefined, context);
     } catch (error) {
       // A rule's bug must not cost the caller the report: say so at the top of the document.
       issues.addIssue({

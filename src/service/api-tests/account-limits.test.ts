@@ -1,6 +1,6 @@
 /**
  * The account limits (docs/api.md, Limits), on both stores: 20 webhook endpoints, 100 client
- * keys, 50 API keys a person. Each is reached, the next create is a 409 `limit_reached`
+ * keys, 50 API keys a person, 200 metrics. Each is reached, the next create is a 409 `limit_reached`
  * naming it and writes nothing, what no longer works frees a place, and two creates racing
  * for the last place do not both pass.
  */
@@ -28,8 +28,9 @@ interface Cap {
   readonly limit: LimitName;
   readonly create: EndpointName;
   readonly payload: (n: number) => object;
-  /** What frees a place: the endpoint and how it names the thing. */
+  /** What frees a place: the endpoint and how it names the thing (its `id` param by default). */
   readonly release: EndpointName;
+  readonly releaseParam?: string;
   /** How many of them the service's own set-up made (the admin's key). */
   readonly made: number;
   readonly table: string;
@@ -59,6 +60,15 @@ const CAPS: readonly Cap[] = [
     release: 'revokeApiKey',
     made: 1,
     table: 'api_keys',
+  },
+  {
+    limit: 'metrics',
+    create: 'createMetric',
+    payload: (n) => ({ id: `metric-${n}`, name: `Metric ${n}`, kind: 'count', event: 'click' }),
+    release: 'deleteMetric',
+    releaseParam: 'metric_id',
+    made: 0,
+    table: 'metrics',
   },
 ];
 
@@ -103,7 +113,8 @@ describe.each(CAPS)('the limit $limit', (cap) => {
     expect(await rowCount(cap)).toBe(rows);
 
     const first = ids[0] ?? '';
-    const released = await send(service, admin, cap.release, { params: { id: first } });
+    const params = { [cap.releaseParam ?? 'id']: first };
+    const released = await send(service, admin, cap.release, { params });
     expect(released.statusCode).toBeLessThan(300);
     await created(cap, value + 1);
     expectProblem(await create(cap, value + 2), 409, 'limit_reached');

@@ -668,7 +668,7 @@ describe('the whole answer to a refused edit', () => {
         'The request is malformed',
         400,
         '/operations/0/update_ab_test/0',
-        'update_ab_test changes only description and variants, not app',
+        'update_ab_test changes only description, variants, metrics, guardrails, not app',
       ),
     );
     expect(await answers({ operations: [CREATE_APP('checkout')], summary: 's' })).toEqual(

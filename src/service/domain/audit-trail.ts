@@ -23,6 +23,15 @@ const TARGET_TYPES: readonly (readonly [string, string])[] = [
   ['usr_', 'user'],
 ];
 
+/** Targets named by an id of the account's choosing, known by their action's family. */
+const TARGET_TYPES_BY_ACTION: readonly (readonly [string, string])[] = [['metric.', 'metric']];
+
+function targetTypeOf(record: StoredAuditRecord, targetId: string): string {
+  const byAction = TARGET_TYPES_BY_ACTION.find(([family]) => record.action.startsWith(family));
+  if (byAction) return byAction[1];
+  return TARGET_TYPES.find(([prefix]) => targetId.startsWith(prefix))?.[1] ?? 'other';
+}
+
 export class AuditTrail {
   constructor(private readonly store: Store) {}
 
@@ -66,11 +75,7 @@ export function toAuditEntry(record: StoredAuditRecord): AuditEntry {
     target:
       record.target_id === null
         ? null
-        : {
-            type:
-              TARGET_TYPES.find(([prefix]) => record.target_id?.startsWith(prefix))?.[1] ?? 'other',
-            id: record.target_id,
-          },
+        : { type: targetTypeOf(record, record.target_id), id: record.target_id },
     ip: record.ip ?? null,
     detail: { ...record.detail },
   };

@@ -4,7 +4,9 @@
  * result is stored in one unit of work, only if the config is still as it was read.
  */
 import type { ConfigEditRequest } from '../../contract/config-edit';
+import type { ValidationReport } from '../../contract/validation';
 import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
+import type { ValidationContext } from '../../configs/validation/validation-context';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { DocumentCache } from '../edit-work/document-cache';
 import type { EditPool } from '../edit-work/edit-pool';
@@ -19,7 +21,8 @@ import type { ConfigRecordRow, Principal } from '../store/records';
 import type { ConfigTransaction, LockedConfigTransaction, Store } from '../store/store';
 import type { WithinUnit } from './config-service';
 import type { Clock } from './clock';
-import { refuseEdit } from './edit-refusals';
+import { EditRefused, refuseEdit } from './edit-refusals';
+import { metricIdsOf } from './metrics';
 import { OneAtATime } from './one-at-a-time';
 import { storeEdit, type ComputedEdit, type EditOutcome } from './stored-edit';
 
@@ -36,6 +39,15 @@ const MAX_EDIT_ATTEMPTS = 4;
  * base may have to be rebuilt by replaying the draft's edits.
  */
 export const MAX_MERGE_REVISIONS = 1_000;
+
+/** Text that may name metrics: a key `metrics:` or `guardrails:` somewhere. */
+const NAMES_METRICS = /(?:^|[\s{,])(?:metrics|guardrails)["']?\s*:/;
+
+/** A draft's report validated again at one of its revisions. */
+export interface FreshReport {
+  readonly revision: number;
+  readonly report: ValidationReport;
+}
 
 /** What an edit's If-Match names: the target's revision, and perhaps its id. */
 export interface ExpectedTarget {
@@ -85,6 +97,8 @@ export class ConfigEdits {
     }
     const reads = request.config_id ? { ids: [request.config_id] } : { live: true };
     return this.oneAtATime.run(request.config_id ?? `live of ${accountId}`, async () => {
+      // Read once for every attempt: what the tests' metric lists are checked against.
+      const validation: ValidationContext = { metricIds: await metricIdsOf(this.store, accountId) };
       for (let attempt = 1; attempt <= MAX_EDIT_ATTEMPTS; attempt++) {
         if (attempt === MAX_EDIT_ATTEMPTS && !this.store.changeConfigsWhileLocked) {
           // Another process on the SQLite file won every race so far: compute this once in
@@ -93,7 +107,8 @@ export class ConfigEdits {
           const planned = await this.plannedMerge(accountId, request);
           return this.store.changeConfigs(accountId, reads, (tx) => {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
-            const prepared = this.editTask(request, target, expected, planned.mergeFor(target));
+            const merge = planned.mergeFor(target);
+            const prepared = this.editTask(request, target, expected, merge, validation);
             const computed = computedEdit(
               prepared,
               runEditTask(new DocumentCache(0), prepared.task),
@@ -106,7 +121,14 @@ export class ConfigEdits {
             const target = editTarget(request, tx.liveId(), (id) => tx.get(id));
             // Read on the unit's connection: the pool may have none left to lend.
             const merge = await this.mergeTask(tx, request, target);
-            const computed = await this.compute(principal, request, target, expected, merge);
+            const computed = await this.compute(
+              principal,
+              request,
+              target,
+              expected,
+              merge,
+              validation,
+            );
             return stored(tx, target, computed);
           });
         }
@@ -115,7 +137,14 @@ export class ConfigEdits {
         const row = targetId && (await this.store.getConfig(accountId, targetId));
         const target = editTarget(request, liveId, () => row || undefined);
         const merge = await this.mergeTask(this.storeReads(accountId), request, target);
-        const computed = await this.compute(principal, request, target, expected, merge);
+        const computed = await this.compute(
+          principal,
+          request,
+          target,
+          expected,
+          merge,
+          validation,
+        );
         const outcome = await this.store.changeConfigs(accountId, reads, (tx) => {
           const current = editTarget(request, tx.liveId(), (id) => tx.get(id));
           if (current.id !== target.id || current.revision !== target.revision) return 'stale';
@@ -127,6 +156,37 @@ export class ConfigEdits {
     });
   }
 
+  /**
+   * A draft's report validated again, off the main thread, against the account's metrics
+   * as they are now: what its publish stores, as metrics may have come and gone since its
+   * last edit. Undefined when its text names no metric (its stored report is then exact)
+   * or the pool is too busy (the stored report serves).
+   */
+  async revalidated(accountId: string, id: string): Promise<FreshReport | undefined> {
+    const draft = await this.store.getConfig(accountId, id);
+    if (!draft || draft.kind !== 'draft' || !NAMES_METRICS.test(draft.yaml)) return undefined;
+    const validation = { metricIds: await metricIdsOf(this.store, accountId) };
+    // The saved text as typed text: validated as it is, byte for byte.
+    const task: EditTask = {
+      configId: draft.id,
+      text: draft.yaml,
+      operations: [{ edit_text: [{ changes: [] }] }],
+      now: this.clock(),
+      resultId: draft.id,
+      source: { type: draft.kind, name: draft.label },
+      validation,
+    };
+    try {
+      const result = await this.edits.run(accountId, task);
+      if (result.kind !== 'applied' || result.yaml !== draft.yaml) return undefined;
+      return { revision: draft.revision, report: result.report };
+    } catch (error) {
+      if (error instanceof EditRefused && error.refusal.kind === 'edit_queue_full')
+        return undefined;
+      throw error;
+    }
+  }
+
   /** The edit's CPU work, in the edit pool. */
   private async compute(
     principal: Principal,
@@ -134,8 +194,9 @@ export class ConfigEdits {
     target: ConfigRecordRow,
     expected: ExpectedTarget | undefined,
     merge: MergeTask | undefined,
+    validation: ValidationContext,
   ): Promise<ComputedEdit> {
-    const task = this.editTask(request, target, expected, merge);
+    const task = this.editTask(request, target, expected, merge, validation);
     return computedEdit(task, await this.edits.run(principal.account.id, task.task));
   }
 
@@ -145,6 +206,7 @@ export class ConfigEdits {
     target: ConfigRecordRow,
     expected: ExpectedTarget | undefined,
     merge: MergeTask | undefined,
+    validation: ValidationContext,
   ): PreparedEdit {
     if (expected !== undefined && expected.id !== undefined && expected.id !== target.id) {
       throw refuseEdit({
@@ -179,6 +241,7 @@ export class ConfigEdits {
         now,
         resultId,
         source: { type: lifecycle ? 'published' : 'draft', name: label },
+        validation,
         ...(merge ? { merge } : {}),
       },
     };

@@ -19,7 +19,12 @@ import { mapPage, type Page, type PageRequest } from '../store/pages';
 import type { ConfigRecordRow, ConfigSummaryRow, Principal } from '../store/records';
 import type { ConfigTransaction, Store } from '../store/store';
 import type { Clock } from './clock';
-import { ConfigEdits, type EditOutcome, type ExpectedTarget } from './config-edits';
+import {
+  ConfigEdits,
+  type EditOutcome,
+  type ExpectedTarget,
+  type FreshReport,
+} from './config-edits';
 import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } from './config-rows';
 import { countedApprovals, requireApprovals } from './reviews-state';
 import { addConfigPublished } from './webhook-events';
@@ -149,6 +154,11 @@ export class ConfigService {
     return this.edits.edit(principal, request, expected, within);
   }
 
+  /** A draft's report as its publish stores it (config-edits.ts, `revalidated`). */
+  freshReport(principal: Principal, id: string): Promise<FreshReport | undefined> {
+    return this.edits.revalidated(principal.account.id, id);
+  }
+
   /** POST /configs/{id}/publish: a valid draft becomes a new published version, live. */
   async publish(
     principal: Principal,
@@ -156,6 +166,7 @@ export class ConfigService {
     summary?: string,
     within?: WithinUnit,
   ): Promise<ConfigRecord> {
+    const fresh = await this.freshReport(principal, id);
     const at = this.clock().toISOString();
     const publishedId = await this.store.changeConfigs(
       principal.account.id,
@@ -164,7 +175,7 @@ export class ConfigService {
         const draft = tx.get(id);
         if (!draft) throw notFound(`The config ${id}`);
         const label = summary?.trim() || draft.label;
-        const published = publishDraft(tx, principal, draft, label, at, 'publish');
+        const published = publishDraft(tx, principal, draft, label, at, 'publish', fresh);
         within?.(tx, published);
         return published;
       },
@@ -219,7 +230,9 @@ export class ConfigService {
 
 /**
  * Publishes `draft` in the unit of work `tx`: refused unless it is a valid draft with the
- * approvals the account's policy asks for. Returns the new published config's id.
+ * approvals the account's policy asks for. Returns the new published config's id. `fresh`,
+ * the draft's report validated again before the unit of work, serves when it is of the
+ * draft's revision; else the report stored with the draft.
  */
 export function publishDraft(
   tx: ConfigTransaction,
@@ -228,13 +241,16 @@ export function publishDraft(
   label: string,
   at: string,
   action: 'publish' | 'publish_on_approval',
+  fresh?: FreshReport,
 ): string {
   if (draft.kind !== 'draft')
     throw new Refused(
       'not_allowed_in_state',
       `The config ${draft.id} is already published; only drafts are published`,
     );
-  const report = storedReport({ ...draft, kind: 'published', label });
+  const stored = storedReport({ ...draft, kind: 'published', label });
+  const report =
+    fresh?.revision === draft.revision ? { ...fresh.report, source: stored.source } : stored;
   if (!report.valid) {
     throw new Refused(
       'invalid_config',

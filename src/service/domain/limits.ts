@@ -15,6 +15,8 @@ export const LIMITS = {
   accounts_per_organization: 20,
   /** Schedules of an account waiting to run. */
   pending_schedules: 100,
+  /** Metrics of an account. */
+  metrics: 200,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -30,6 +32,8 @@ const REFUSALS: Readonly<Record<LimitName, (value: number) => string>> = {
     `The organization already has ${value} accounts, the most it may have`,
   pending_schedules: (value) =>
     `The account already has ${value} scheduled changes waiting, the most it may have: cancel one before scheduling another`,
+  metrics: (value) =>
+    `The account already has ${value} metrics, the most it may have: delete one before defining another`,
 };
 
 /** Refuses the create that would pass the limit `name`. */

@@ -95,6 +95,9 @@ export class Reviews {
     const reviewer = principal.user.email;
     // Whoever made the draft's first edit; it never changes, so it is read before the unit of work.
     const author = input.verdict === 'approve' ? await this.authorOf(accountId, id) : undefined;
+    // What an approval that publishes stores, validated against the metrics as they are now.
+    const fresh =
+      input.verdict === 'approve' ? await this.configs.freshReport(principal, id) : undefined;
     return this.store.changeConfigs(accountId, { ids: [id] }, (tx) => {
       const draft = requireDraft(tx.get(id), id);
       const policy = tx.policy();
@@ -151,7 +154,7 @@ export class Reviews {
         reviewed.valid &&
         isApproved(reviewed, policy);
       const publishedId = armed
-        ? publishDraft(tx, principal, reviewed, reviewed.label, at, 'publish_on_approval')
+        ? publishDraft(tx, principal, reviewed, reviewed.label, at, 'publish_on_approval', fresh)
         : undefined;
       return {
         review: toReviewEntry(record),

@@ -22,6 +22,7 @@ import type { OperationRefusal } from '../../configs/operations/refusal';
 import { configData, parseConfig, type ParsedConfig } from '../../configs/parse';
 import { readConfigContents } from '../../configs/config-contents';
 import { rebaseTextChanges, textChangesBetween, textEditOf } from '../../configs/text-edit';
+import type { ValidationContext } from '../../configs/validation/validation-context';
 import type { EditConflict } from '../../contract/problem';
 import { estimatedBytes, type DocumentCache } from './document-cache';
 
@@ -34,6 +35,8 @@ export interface EditTask {
   /** The config the result will be stored as (the same draft, or a new one), for the cache. */
   readonly resultId: string;
   readonly source: ValidationSource;
+  /** What validation knows of the account (its metric ids): plain data, for the worker. */
+  readonly validation?: ValidationContext;
   /** Present when the operations were made on an older revision of the config. */
   readonly merge?: MergeTask;
 }
@@ -126,7 +129,12 @@ export function runEditTask(cache: DocumentCache, task: EditTask): EditTaskResul
       return { kind: 'text_conflict', revisions: mergedRevisions };
     }
   }
-  const options = { now: task.now, source: task.source, textFits: fitsInAConfig };
+  const options = {
+    now: task.now,
+    source: task.source,
+    textFits: fitsInAConfig,
+    ...(task.validation ? { validation: task.validation } : {}),
+  };
   // Read before the edit changes the document in place.
   const testsBefore = lifecycleSteps(operations).length > 0 ? abTestsOf(config.parsed) : [];
   let result = applyEdit(config, operations, options);

@@ -199,6 +199,27 @@ export const SINCE_PEOPLE: readonly Written[] = [
   `,
   },
   {
+    name: 'metrics: what an event means for an A/B test',
+    sqlite: `
+  -- An account's metrics, by the id A/B tests name them with in the config. window_hours:
+  -- events count from a unit's first exposure until this many hours later; inverse (0/1):
+  -- lower is better; cap: a unit's value above it counts as the cap.
+  CREATE TABLE metrics (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('binomial', 'count', 'mean')),
+    event TEXT NOT NULL,
+    window_hours INTEGER NOT NULL,
+    inverse INTEGER NOT NULL DEFAULT 0,
+    cap REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  `,
+  },
+  {
     name: 'experiments: event ids, exposures, metric events, exposed units, phases, results',
     sqlite: `
   -- Every event's client id, once: a repeated id is a duplicate whichever kind it names.

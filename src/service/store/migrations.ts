@@ -293,6 +293,7 @@ const POSTGRES_REWRITES: readonly (readonly [string, string])[] = [
   ['valid INTEGER NOT NULL', 'valid BOOLEAN NOT NULL'],
   ['reset_approvals_on_edit INTEGER NOT NULL', 'reset_approvals_on_edit BOOLEAN NOT NULL'],
   [' BLOB;', ' BYTEA;'],
+  ['cap REAL,', 'cap DOUBLE PRECISION,'],
   [
     'CREATE TABLE configs (\n    id TEXT PRIMARY KEY,',
     'CREATE TABLE configs (\n    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,\n    id TEXT PRIMARY KEY,',

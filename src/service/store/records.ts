@@ -8,6 +8,7 @@ import type { ReviewVerdict } from '../../contract/reviews';
 import type { ValidationIssue } from '../../contract/validation';
 import type { WebhookDelivery, WebhookEvent } from '../../contract/webhooks';
 import type { LiveConfigStamp } from '../../configs/delivery-view';
+import type { MetricKind } from '../../contract/experiments';
 
 export interface AccountRecord {
   readonly id: string;
@@ -268,6 +269,22 @@ export interface WebhookRecord {
   readonly secret: string;
   readonly created_at: string;
   readonly deleted_at: string | null;
+}
+
+/** A metric of an account: what an event means for the A/B tests that name its id. */
+export interface MetricRecord {
+  readonly account_id: string;
+  readonly id: string;
+  readonly name: string;
+  readonly kind: MetricKind;
+  readonly event: string;
+  readonly window_hours: number;
+  /** Lower is better. */
+  readonly inverse: boolean;
+  /** A unit's value above it counts as the cap; null: no cap. */
+  readonly cap: number | null;
+  readonly created_at: string;
+  readonly updated_at: string;
 }
 
 export type DeliveryStatus = WebhookDelivery['status'];

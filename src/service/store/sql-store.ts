@@ -16,6 +16,7 @@ import type { TextMemo } from './configs/stored-text';
 import { unitOfWork } from './configs/unit-of-work';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
+import * as metrics from './metrics/metrics';
 import * as outbox from './outbox/outbox';
 import { OutboxQueued, type OutboxQueuedListener } from './outbox/outbox-queued';
 import type { AttemptResult } from './outbox/webhook-outbox';
@@ -24,6 +25,7 @@ import type {
   AuditRecord,
   ClientKeyRecord,
   InvitationRecord,
+  MetricRecord,
   PersonRecord,
   EventData,
   ScheduleRecord,
@@ -298,6 +300,28 @@ export abstract class SqlStore implements Store {
   }
   onOutboxQueued(listener: OutboxQueuedListener) {
     return this.outboxQueued.subscribe(listener);
+  }
+
+  listMetrics(accountId: string) {
+    return this.db.read(metrics.listMetrics(accountId));
+  }
+  getMetric(accountId: string, id: string) {
+    return this.db.read(metrics.getMetric(accountId, id));
+  }
+  createMetric(metric: MetricRecord, audit: AuditRecord, limit: number) {
+    return this.db.write(metrics.createMetric(metric, audit, limit));
+  }
+  updateMetric(
+    accountId: string,
+    id: string,
+    change: metrics.MetricChange,
+    at: string,
+    audit: AuditRecord,
+  ) {
+    return this.db.write(metrics.updateMetric(accountId, id, change, at, audit));
+  }
+  deleteMetric(accountId: string, id: string, audit: AuditRecord) {
+    return this.db.write(metrics.deleteMetric(accountId, id, audit));
   }
 
   listAudit(

@@ -30,6 +30,7 @@ import type { LiveChanges } from './live-changes/live-changes';
 import type { RetryOutcome } from './outbox/outbox';
 import type { OutboxQueuedListener } from './outbox/outbox-queued';
 import type { WebhookOutbox } from './outbox/webhook-outbox';
+import type { CreateMetricOutcome, MetricChange } from './metrics/metrics';
 
 import type {
   AccountRecord,
@@ -46,6 +47,7 @@ import type {
   OrganizationRecord,
   PersonRecord,
   KeyPrincipal,
+  MetricRecord,
   ReviewRecord,
   StoredAuditRecord,
   UserRecord,
@@ -281,6 +283,29 @@ export interface Store
    * OutboxQueued); returns the unsubscribe.
    */
   onOutboxQueued(listener: OutboxQueuedListener): () => void;
+
+  /** The account's metrics, by id (byte order). */
+  listMetrics(accountId: string): Promise<MetricRecord[]>;
+  getMetric(accountId: string, id: string): Promise<MetricRecord | undefined>;
+  /**
+   * Writes the metric and its audit record, or nothing: `id_taken` when the account has a
+   * metric of this id, `limit_reached` when it already has `limit` metrics.
+   */
+  createMetric(
+    metric: MetricRecord,
+    audit: AuditRecord,
+    limit: number,
+  ): Promise<CreateMetricOutcome>;
+  /** The metric as changed, with its audit record; undefined, writing nothing, when absent. */
+  updateMetric(
+    accountId: string,
+    id: string,
+    change: MetricChange,
+    at: string,
+    audit: AuditRecord,
+  ): Promise<MetricRecord | undefined>;
+  /** Deletes the metric and writes its audit record; false, writing nothing, when absent. */
+  deleteMetric(accountId: string, id: string, audit: AuditRecord): Promise<boolean>;
 
   /** The account's audit trail by the filter, newest first unless asked otherwise. */
   listAudit(

@@ -517,6 +517,45 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         fc.constant({ ...fine, summary: name === 'createPromotion' ? '' : 42 }),
       );
     }
+    case 'createMetric':
+    case 'updateMetric': {
+      const known = ['id', 'name', 'kind', 'event', 'window_hours', 'inverse', 'cap'];
+      const fine =
+        name === 'createMetric'
+          ? { id: 'revenue', name: 'Revenue', kind: 'mean', event: 'purchase' }
+          : { name: 'Revenue' };
+      const wrong = (field: fc.Arbitrary<Record<string, unknown>>) =>
+        field.map((value) => ({ ...fine, ...value }));
+      return fc.oneof(
+        name === 'createMetric'
+          ? fc.constant({ name: 'Revenue', kind: 'mean', event: 'purchase' })
+          : fc.constant({}),
+        wrong(
+          fc.record({
+            id: fc.oneof(
+              notAString.filter((value) => value !== undefined),
+              awkwardText.filter((text) => !new RegExp(ID_PATTERN).test(text)),
+            ),
+          }),
+        ),
+        wrong(fc.record({ name: fc.constantFrom('', '   ', 'n'.repeat(101), 42, null) })),
+        wrong(fc.record({ name: loneSurrogate })),
+        wrong(
+          fc.record({
+            kind: awkwardText.filter((text) => !['binomial', 'count', 'mean'].includes(text)),
+          }),
+        ),
+        wrong(fc.record({ event: fc.constantFrom('', 'e'.repeat(101), 42, null) })),
+        wrong(fc.record({ window_hours: fc.constantFrom(0, -1, 1.5, 2_161, '72', null) })),
+        wrong(
+          fc.record({
+            inverse: anyValue.filter((value) => value !== undefined && typeof value !== 'boolean'),
+          }),
+        ),
+        wrong(fc.record({ cap: fc.constantFrom(0, -1, 'high', true) })),
+        extrasBeyond(extras, known).map((extra) => ({ ...extra, ...fine })),
+      );
+    }
     default:
       throw new Error(`no wrong shapes for ${name}`);
   }

@@ -27,6 +27,7 @@ const ACTION_FAMILIES: Readonly<Record<string, string>> = {
   'api_key.': 'API keys',
   'client_key.': 'Client keys',
   'webhook.': 'Webhooks',
+  'metric.': 'Metrics',
   'account.': 'Account and policy',
   'user.': 'Users',
 };
