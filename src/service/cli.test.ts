@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_MAX_EXPIRES_IN_DAYS, apiKeyListSchema, apiKeySchema } from '../contract/api-keys';
+import { experimentResultsSchema, experimentTimeseriesSchema } from '../contract/experiments';
 import { authStatusSchema } from '../contract/auth-status';
 import { deliveryViewSchema } from '../contract/delivery';
 import { BIN, spawnService, type ServiceProcess } from './testing/service-process';
@@ -317,6 +318,24 @@ describe('the operator command line', () => {
       const body = deliveryViewSchema.parse(await view.json());
       expect(body.app.settings.theme).toBe('dark');
       expect(body.ab_tests.map((test) => test.id)).toEqual(['bigger-button']);
+      // Its running test has two weeks of simulated results, marked as such.
+      const results = await fetch(`${demo.url}/api/v1/ab-tests/bigger-button/results`, {
+        headers: { authorization: `Bearer ${started.demo_api_key}` },
+      });
+      const answer = experimentResultsSchema.parse(await results.json());
+      expect(answer.simulated).toBe(true);
+      expect(answer.computed_at).not.toBeNull();
+      expect(answer.metrics.map((metric) => `${metric.id} (${metric.role})`)).toEqual([
+        'purchases (goal)',
+        'revenue (goal)',
+        'checkout-errors (guardrail)',
+      ]);
+      expect(answer.units.reduce((total, variant) => total + variant.units, 0)).toBe(4_200);
+      const series = await fetch(`${demo.url}/api/v1/ab-tests/bigger-button/results/timeseries`, {
+        headers: { authorization: `Bearer ${started.demo_api_key}` },
+      });
+      const days = experimentTimeseriesSchema.parse(await series.json()).metrics[0]?.variants[0];
+      expect(days?.points.length).toBeGreaterThanOrEqual(14);
     } finally {
       demo.child.kill('SIGKILL');
       await demo.exited;

@@ -61,21 +61,7 @@ export class LiveTestsReader {
   }
 
   private async read(accountId: string, stamp: LiveConfigStamp): Promise<LiveExperiments> {
-    const contents = readConfigContents(await this.deps.configData(accountId, stamp));
-    const tests = new Map<string, LiveTest>();
-    for (const test of contents.abTests) {
-      if (tests.has(test.id)) continue;
-      tests.set(test.id, {
-        id: test.id,
-        app: test.app,
-        status: test.status,
-        variants: test.variants.map((variant) => ({ id: variant.id, weight: variant.weight ?? 0 })),
-        metrics: test.metrics,
-        guardrails: test.guardrails,
-        startedAt: test.startedAt,
-        endedAt: test.endedAt,
-      });
-    }
+    const tests = liveTestsIn(await this.deps.configData(accountId, stamp));
     const running = [...tests.values()]
       .filter((test) => test.status === 'running')
       .map((test) => ({
@@ -89,4 +75,23 @@ export class LiveTestsReader {
     );
     return { tests, phases };
   }
+}
+
+/** The A/B tests of a config's data, by id (the first of a repeated id). */
+export function liveTestsIn(data: unknown): Map<string, LiveTest> {
+  const tests = new Map<string, LiveTest>();
+  for (const test of readConfigContents(data).abTests) {
+    if (tests.has(test.id)) continue;
+    tests.set(test.id, {
+      id: test.id,
+      app: test.app,
+      status: test.status,
+      variants: test.variants.map((variant) => ({ id: variant.id, weight: variant.weight ?? 0 })),
+      metrics: test.metrics,
+      guardrails: test.guardrails,
+      startedAt: test.startedAt,
+      endedAt: test.endedAt,
+    });
+  }
+  return tests;
 }

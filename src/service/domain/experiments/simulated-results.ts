@@ -62,15 +62,38 @@ export async function seedSimulatedResults(input: {
       if (variant === undefined) continue;
       const atMs = Math.floor(start + (day + random()) * DAY_MS);
       const id = `simulated-${unit}`;
-      events.push({ kind: 'exposure', id, test: test.id, phase, variant, assigned: variant, unit, atMs });
+      events.push({
+        kind: 'exposure',
+        id,
+        test: test.id,
+        phase,
+        variant,
+        assigned: variant,
+        unit,
+        atMs,
+      });
       if (random() < (behaviour.conversion[variant] ?? 0)) {
         const value = Math.round(behaviour.meanOrder * (0.5 + random()) * 100) / 100;
         const at = atMs + Math.floor(random() * 3_600_000);
-        events.push({ kind: 'metric', id: `${id}-purchase`, event: 'purchase', unit, value, atMs: at });
+        events.push({
+          kind: 'metric',
+          id: `${id}-purchase`,
+          event: 'purchase',
+          unit,
+          value,
+          atMs: at,
+        });
       }
       if (random() < behaviour.errors) {
         const at = atMs + Math.floor(random() * 600_000);
-        events.push({ kind: 'metric', id: `${id}-error`, event: 'checkout_error', unit, value: 1, atMs: at });
+        events.push({
+          kind: 'metric',
+          id: `${id}-error`,
+          event: 'checkout_error',
+          unit,
+          value: 1,
+          atMs: at,
+        });
       }
     }
   }
