@@ -423,4 +423,31 @@ describe('ab_test.unknown_metric on every path that validates a config', () => {
       '/ab_tests/1/metrics/1',
     ]);
   });
+
+  it('an approval that publishes: judged by the metrics at the approval', async () => {
+    await ok(service, admin, 'setAccountPolicy', {
+      payload: { approvals_required: 1, reset_approvals_on_edit: true },
+    });
+    const draft = await editOk(service, admin, { summary: 'Goals', operations: [NAME_METRICS] });
+    await ok(service, admin, 'requestReview', {
+      params: { id: draft.id },
+      payload: { publish_on_approval: true },
+    });
+    await ok(service, admin, 'createMetric', { payload: CHECKOUT_RATE });
+    const reviewer = await service.keyFor('admin');
+    const approved = expectSuccess(
+      'addReview',
+      await send(service, reviewer, 'addReview', {
+        params: { id: draft.id },
+        payload: { verdict: 'approve' },
+      }),
+      201,
+    );
+    const publishedId = approved.published_config_id;
+    if (!publishedId) throw new Error('the approval did not publish');
+    const published = await ok(service, admin, 'getConfig', { params: { id: publishedId } });
+    expect(metricWarnings(published.validation.issues).map((issue) => issue.path)).toEqual([
+      '/ab_tests/1/metrics/1',
+    ]);
+  });
 });

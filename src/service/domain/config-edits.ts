@@ -41,7 +41,7 @@ const MAX_EDIT_ATTEMPTS = 4;
 export const MAX_MERGE_REVISIONS = 1_000;
 
 /** Text that may name metrics: a key `metrics:` or `guardrails:` somewhere. */
-const NAMES_METRICS = /(?:^|[\s{,])(?:metrics|guardrails)["']?\s*:/;
+const NAMES_METRICS = /(?:^|[\s{,])["']?(?:metrics|guardrails)["']?\s*:/;
 
 /** A draft's report validated again at one of its revisions. */
 export interface FreshReport {
