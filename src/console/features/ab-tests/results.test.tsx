@@ -318,9 +318,9 @@ describe('the Results tab', () => {
     const banner = await screen.findByRole('region', { name: 'Sample ratio mismatch' });
     expect(banner.textContent).toContain('The units are not split as the weights say');
     expect(banner.textContent).toContain(
-      'control: 1,000, expected 50.0%; big: 700, expected 50.0%',
+      'control has 58.8% of them where 50.0% was expected, big has 41.2% of them where 50.0% was expected.',
     );
-    expect(banner.textContent).toContain('(p = < 0.001)');
+    expect(banner.textContent).toContain('(p < 0.0001)');
     expect(within(banner).getByText('Likely causes:')).toBeTruthy();
     expect(within(banner).getAllByRole('listitem').length).toBeGreaterThanOrEqual(3);
     const notes = screen.getByRole('list', { name: 'Health notes' });

@@ -181,6 +181,7 @@ function ResultsSummary({
               </label>
               <select
                 id={phaseId}
+                className="phase-select"
                 value={String(phase.number)}
                 onChange={(event) => {
                   const last = phases.at(-1)?.number;

@@ -5,7 +5,7 @@
 import { useId, type ReactNode } from 'react';
 import type { ExperimentResults } from '../../../../contract/experiments';
 import { DataTable } from '../../../components/data-table';
-import { formatCount, formatPercent, formatPValue } from './format';
+import { formatCount, formatPercent } from './format';
 
 export function UnitsTable({ results }: { results: ExperimentResults }) {
   const total = results.units.reduce((sum, row) => sum + row.units, 0);
@@ -28,24 +28,30 @@ export function UnitsTable({ results }: { results: ExperimentResults }) {
   );
 }
 
+/** A tiny p-value, as the chance it is: "p < 0.0001", "p = 0.00042". */
+function srmChance(p: number): string {
+  return p < 0.0001 ? 'p < 0.0001' : `p = ${p.toPrecision(2)}`;
+}
+
 export function SrmBanner({ results }: { results: ExperimentResults }) {
   const titleId = useId();
   const { health } = results;
   if (!health.srm_warning) return null;
+  const total = results.units.reduce((sum, row) => sum + row.units, 0);
   return (
     <section className="alert alert-warning health-banner" aria-labelledby={titleId}>
       <h3 id={titleId}>Sample ratio mismatch</h3>
       <p>
-        The units are not split as the weights say (
+        The units are not split as the weights say:{' '}
         {results.units
           .map(
             (row) =>
-              `${row.variant}: ${formatCount(row.units)}, expected ${formatPercent(row.expected_share)}`,
+              `${row.variant} has ${formatPercent(total === 0 ? 0 : row.units / total)} of them where ${formatPercent(row.expected_share)} was expected`,
           )
-          .join('; ')}
-        ). A split this far off comes by chance less than once in a thousand tests
-        {health.srm_p === null ? '' : ` (p = ${formatPValue(health.srm_p)})`}: something sends more
-        units to some variants than to others, and the results may be biased until it is found.
+          .join(', ')}
+        . A split this far off comes by chance less than once in a thousand tests
+        {health.srm_p === null ? '' : ` (${srmChance(health.srm_p)})`}: something sends more units
+        to some variants than to others, and the results may be biased until it is found.
       </p>
       <p>Likely causes:</p>
       <ul>
