@@ -1,6 +1,6 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../../contract/auth-status';
 import type {
   ExperimentResults,
@@ -13,6 +13,7 @@ import { routes } from '../../app/routes';
 import { ConfigServer } from '../../testing/config-server';
 import { handle, notOffered, setupContractServer } from '../../testing/msw-contract';
 import { ADMIN_STATUS, connectForTest, renderRoutes } from '../../testing/test-utils';
+import { REFRESH_GIVE_UP_MS } from './results/results-tab';
 
 // The page and its Results tab are lazy chunks; a refresh is awaited by reading again.
 configure({ asyncUtilTimeout: 5_000 });
@@ -425,6 +426,7 @@ describe('refreshing the results', () => {
       return resultsOf({ computed_at: readsSinceRefresh >= 3 ? NEWER : COMPUTED_AT });
     });
     const about = await screen.findByRole('region', { name: 'About the results' });
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     await user.click(within(about).getByRole('button', { name: 'Refresh' }));
     expect(await within(about).findByText('Computing the results…')).toBeTruthy();
     expect(served.refreshes).toBe(1);
@@ -438,6 +440,24 @@ describe('refreshing the results', () => {
     expect(
       (within(about).getByRole('button', { name: 'Refresh' }) as HTMLButtonElement).disabled,
     ).toBe(false);
+    // Results that came in time are not given up on later.
+    act(() => vi.advanceTimersByTime(REFRESH_GIVE_UP_MS));
+    expect(within(about).getByText('The results are up to date.')).toBeTruthy();
+  });
+
+  it('gives up after a while without newer results, and says so', async () => {
+    const { user } = open('/ab-tests/live/bigger-button?tab=results');
+    const about = await screen.findByRole('region', { name: 'About the results' });
+    // Only the give-up timer is faked; polling and the page run on real time.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    await user.click(within(about).getByRole('button', { name: 'Refresh' }));
+    expect(await within(about).findByText('Computing the results…')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(REFRESH_GIVE_UP_MS));
+    expect(
+      await within(about).findByText(
+        'The results are still being computed. Refresh again in a minute.',
+      ),
+    ).toBeTruthy();
   });
 });
 

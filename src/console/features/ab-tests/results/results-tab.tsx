@@ -52,17 +52,11 @@ function useRefresh(testId: string) {
   const awaiting = (results: ExperimentResults | null | undefined) =>
     from !== null && !gaveUp && (results === undefined || results?.computed_at === from.computedAt);
 
-  useEffect(() => {
-    if (from === null) return;
-    const timer = setTimeout(() => setGaveUp(true), REFRESH_GIVE_UP_MS);
-    return () => clearTimeout(timer);
-  }, [from]);
-
   const start = (current: string | null) => {
     setGaveUp(false);
     mutation.mutate(undefined, { onSuccess: () => setFrom({ computedAt: current }) });
   };
-  return { mutation, from, gaveUp, awaiting, start };
+  return { mutation, from, gaveUp, giveUp: setGaveUp, awaiting, start };
 }
 
 export default function ResultsTab({ testId, app, live, onPromote }: ResultsTabProps) {
@@ -73,6 +67,12 @@ export default function ResultsTab({ testId, app, live, onPromote }: ResultsTabP
   const results = useResults(testId, query, refresh.awaiting);
   const waiting = refresh.from !== null && refresh.awaiting(results.data);
   const arrived = refresh.from !== null && !waiting && !refresh.gaveUp;
+  const { giveUp } = refresh;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(() => giveUp(true), REFRESH_GIVE_UP_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, giveUp]);
   const change = (next: Partial<ResultsView>) =>
     setSearch(searchWithView(search, next), { replace: true, preventScrollReset: true });
 
