@@ -59,7 +59,8 @@ export function TestTabs<Id extends string>({
             role="tab"
             id={`${id}-${tab.id}-tab`}
             aria-selected={tab === current}
-            aria-controls={`${id}-${tab.id}-panel`}
+            // Only the chosen tab's panel is in the page.
+            aria-controls={tab === current ? `${id}-${tab.id}-panel` : undefined}
             tabIndex={tab === current ? 0 : -1}
             className="tab"
             onClick={() => onSelect(tab.id)}
