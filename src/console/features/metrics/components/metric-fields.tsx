@@ -20,7 +20,12 @@ export function MetricFields({ withId }: { withId: boolean }) {
         <FormTextField
           name="id"
           label="Id"
-          hint="How A/B tests name it in their metrics: and guardrails: lists. Lowercase letters, digits and -."
+          hint={
+            <>
+              How A/B tests name it in their <code>metrics:</code> and <code>guardrails:</code>{' '}
+              lists. Lowercase letters, digits and -.
+            </>
+          }
           autoComplete="off"
           spellCheck={false}
           maxLength={63}
@@ -42,7 +47,11 @@ export function MetricFields({ withId }: { withId: boolean }) {
       <FormTextField
         name="event"
         label="Event"
-        hint="The event the app sends with client.track(event, unit, value)."
+        hint={
+          <>
+            The event the app sends with <code>client.track(event, unit, value)</code>.
+          </>
+        }
         autoComplete="off"
         spellCheck={false}
         maxLength={MAX_EVENT_NAME_LENGTH}
