@@ -9,6 +9,7 @@ import type {
   ResultsQuery,
   ResultsVariant,
 } from '../../../contract/experiments';
+import { problemOf } from '../../../contract/problem';
 import { routes } from '../../app/routes';
 import { ConfigServer } from '../../testing/config-server';
 import { handle, notOffered, setupContractServer } from '../../testing/msw-contract';
@@ -553,6 +554,34 @@ describe('empty states', () => {
     renderRoutes(routes, { path: '/ab-tests/live/bigger-button?tab=results' });
     expect(
       await screen.findByText('This server does not compute the results of A/B tests.'),
+    ).toBeTruthy();
+  });
+
+  it('for a test of a draft that never ran: says there are no results for it', async () => {
+    const configs = new ConfigServer({ liveYaml: LIVE });
+    configs.add({
+      id: 'cfg_d',
+      label: 'Dark mode draft',
+      yaml: `${LIVE}  - id: dark-mode
+    app: checkout
+    status: draft
+    variants:
+      - id: control
+        weight: 50
+      - id: dark
+        weight: 50
+`,
+    });
+    connectForTest();
+    http.use(
+      ...configs.handlers,
+      handle('getResults', () => ({ problem: problemOf('not_found', 'No test dark-mode') })),
+    );
+    renderRoutes(routes, { path: '/ab-tests/cfg_d/dark-mode?tab=results' });
+    expect(
+      await screen.findByText(
+        'There are no results for dark-mode: it has not run in the live config.',
+      ),
     ).toBeTruthy();
   });
 });
