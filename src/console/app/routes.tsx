@@ -87,6 +87,10 @@ const abTestPage = lazyPage(
   async () => (await import('../features/ab-tests/ab-test-page')).AbTestPage,
   abTestsLoading,
 );
+const metricsPage = lazyPage(
+  async () => (await import('../features/metrics/metrics-page')).MetricsPage,
+  'Loading the metrics…',
+);
 const auditPage = lazyPage(
   async () => (await import('../features/audit/audit-page')).AuditPage,
   'Loading the audit trail…',
@@ -126,6 +130,7 @@ export const routes: RouteObject[] = [
               { path: 'ab-tests', element: abTestsPage },
               { path: 'ab-tests/new', element: createAbTestPage },
               { path: 'ab-tests/:configId/:testId', element: abTestPage },
+              { path: 'metrics', element: metricsPage },
               { path: 'delivery', element: deliveryPage },
               { path: 'audit', element: auditPage },
             ],

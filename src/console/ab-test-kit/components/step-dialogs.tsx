@@ -31,6 +31,8 @@ export interface StepDialogProps {
   onClose: () => void;
   /** After the step: the page to show next is the caller's. */
   onDone: (done: StepDone) => unknown;
+  /** Promote: the variant chosen already (the results' clear winner). */
+  winner?: string | undefined;
 }
 
 function defaultLabelOf(step: LifecycleStep, test: AbTestContents): string {
@@ -110,7 +112,7 @@ function copiedSettings(
   }));
 }
 
-export function PromoteDialog({ step, source, test, onClose, onDone }: StepDialogProps) {
+export function PromoteDialog({ step, source, test, onClose, onDone, winner }: StepDialogProps) {
   const { run, edit, close } = useRunLifecycleStep(source, test.id, onClose, onDone);
   return (
     <StepDialogFrame
@@ -119,7 +121,7 @@ export function PromoteDialog({ step, source, test, onClose, onDone }: StepDialo
       source={source}
       onClose={close}
       schema={promoteAbTestSchema}
-      defaultValues={{ winner: '', summary: '' }}
+      defaultValues={{ winner: winner ?? '', summary: '' }}
       onSubmit={({ winner, summary }) =>
         run(step, operations.promoteAbTest(test.id, winner), summary)
       }

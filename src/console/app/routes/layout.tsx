@@ -28,6 +28,7 @@ const ReSignInDialog = lazy(async () => ({
 const NAV: readonly { to: string; label: string; needs?: Permission }[] = [
   { to: '/configs', label: 'Configs' },
   { to: '/ab-tests', label: 'A/B tests' },
+  { to: '/metrics', label: 'Metrics' },
   { to: '/delivery', label: 'Delivery' },
   { to: '/audit', label: 'Audit trail', needs: 'audit:read' },
   { to: '/settings', label: 'Settings' },

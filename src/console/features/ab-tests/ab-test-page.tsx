@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { AbTestContents } from '../../../configs';
 import { Button } from '../../components/button';
 import { ErrorBoundary, RegionError } from '../../components/error-boundary';
@@ -19,6 +19,12 @@ import { stepsOffered, type LifecycleStep } from '../../ab-test-kit/lifecycle';
 import { configOf, describeOverrides, statusLabel } from './components/ab-test-table';
 import { PageOutcomeNotice, usePageOutcome, useShowStepOutcome } from './components/page-outcome';
 import { DataTable } from '../../components/data-table';
+import { TestTabs } from './components/test-tabs';
+
+// The results (their charts and tables) load when the tab first opens.
+const ResultsTab = lazy(() => import('./results/results-tab'));
+
+type TabId = 'overview' | 'results';
 
 /** `/ab-tests/:configId/:testId`: one test, and the lifecycle steps it allows. */
 export function AbTestPage() {
@@ -63,9 +69,86 @@ export function AbTestPage() {
 
 function AbTestDetails({ source, test }: { source: ConfigWithContents; test: AbTestContents }) {
   const auth = useAuthStatus();
-  const [step, setStep] = useState<LifecycleStep | null>(null);
+  const [search, setSearch] = useSearchParams();
+  const [step, setStep] = useState<{ step: LifecycleStep; winner?: string } | null>(null);
   const showOutcome = useShowStepOutcome();
   const steps = stepsOffered(test.status, auth.data);
+  const promote = steps.find((candidate) => candidate.action === 'promote_ab_test');
+  const tab: TabId = search.get('tab') === 'results' ? 'results' : 'overview';
+  const selectTab = (next: TabId) => {
+    if (next === tab) return;
+    const params = new URLSearchParams(search);
+    if (next === 'results') params.set('tab', 'results');
+    else params.delete('tab');
+    setSearch(params, { preventScrollReset: true });
+  };
+
+  return (
+    <>
+      <TestTabs<TabId>
+        label={`Views of ${test.id}`}
+        selected={tab}
+        onSelect={selectTab}
+        tabs={[
+          {
+            id: 'overview',
+            label: 'Overview',
+            panel: () => (
+              <Overview
+                source={source}
+                test={test}
+                steps={steps}
+                onStep={(s) => setStep({ step: s })}
+              />
+            ),
+          },
+          {
+            id: 'results',
+            label: 'Results',
+            panel: () => (
+              <ErrorBoundary
+                fallback={({ reset }) => <RegionError what="The results" reset={reset} />}
+              >
+                <Suspense fallback={<Spinner label="Loading the results…" />}>
+                  <ResultsTab
+                    testId={test.id}
+                    app={test.app}
+                    live={source.config.live}
+                    onPromote={promote ? (winner) => setStep({ step: promote, winner }) : undefined}
+                  />
+                </Suspense>
+              </ErrorBoundary>
+            ),
+          },
+        ]}
+      />
+      {step && (
+        <StepDialog
+          step={step.step}
+          winner={step.winner}
+          source={source}
+          test={test}
+          onClose={() => setStep(null)}
+          onDone={showOutcome}
+        />
+      )}
+    </>
+  );
+}
+
+/** What the test is, its variants and problems, its lifecycle steps, and the unit box. */
+function Overview({
+  source,
+  test,
+  steps,
+  onStep,
+}: {
+  source: ConfigWithContents;
+  test: AbTestContents;
+  steps: readonly LifecycleStep[];
+  onStep: (step: LifecycleStep) => void;
+}) {
+  const auth = useAuthStatus();
   const where = configOf(source);
   const issues = issuesOfTest(source.config.validation.issues, `/ab_tests/${test.index}`);
 
@@ -136,7 +219,7 @@ function AbTestDetails({ source, test }: { source: ConfigWithContents; test: AbT
               <Button
                 key={candidate.action}
                 variant={candidate.action === 'delete_ab_test' ? 'danger' : 'secondary'}
-                onClick={() => setStep(candidate)}
+                onClick={() => onStep(candidate)}
               >
                 {candidate.verb}
               </Button>
@@ -150,15 +233,6 @@ function AbTestDetails({ source, test }: { source: ConfigWithContents; test: AbT
         >
           <UnitAssignmentBox appId={test.app} test={{ id: test.id, status: test.status }} />
         </ErrorBoundary>
-      )}
-      {step && (
-        <StepDialog
-          step={step}
-          source={source}
-          test={test}
-          onClose={() => setStep(null)}
-          onDone={showOutcome}
-        />
       )}
     </>
   );

@@ -2,13 +2,13 @@
  * The client library in about ten lines, for one client key: what a developer pastes into
  * an app to read its settings and variants and hear of each publish.
  */
+import { CLIENT_IMPORT, jsLiteral as literal, SNIPPET_UNIT } from '../../lib/client-code';
 
-/** The client library as `npm run build:client` writes it: one ES module, no dependencies. */
-export const CLIENT_IMPORT = './provisioning-client.js';
+export { absoluteBaseUrl, CLIENT_IMPORT, SNIPPET_UNIT } from '../../lib/client-code';
+
 /** Placeholders where the live config has nothing to name. */
 export const SNIPPET_APP_PLACEHOLDER = 'your-app-id';
 export const SNIPPET_TEST_PLACEHOLDER = 'your-test-id';
-export const SNIPPET_UNIT = 'user-42';
 
 export interface SnippetInput {
   /** The API base URL the console talks to (the client adds `/api/v1` only when it is absent). */
@@ -16,11 +16,6 @@ export interface SnippetInput {
   readonly clientKey: string;
   readonly app: string | undefined;
   readonly test: string | undefined;
-}
-
-/** A JavaScript string literal (ids and URLs may hold quotes). */
-function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 export function clientSnippet({ baseUrl, clientKey, app, test }: SnippetInput): string {
@@ -39,9 +34,4 @@ export function clientSnippet({ baseUrl, clientKey, app, test }: SnippetInput): 
     '// Each publish that changes the app reaches the listener.',
     'client.subscribe(() => console.log(client.settings(unit)));',
   ].join('\n');
-}
-
-/** The API base URL as an app elsewhere must write it: absolute. */
-export function absoluteBaseUrl(baseUrl: string, origin: string): string {
-  return new URL(baseUrl, origin).href.replace(/\/+$/, '');
 }

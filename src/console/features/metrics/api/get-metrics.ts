@@ -1,0 +1,16 @@
+/** `GET /metrics`: the account's metrics with the tests that name them. A 404: not offered. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+
+export const metricsKeys = queryKeysOf('metrics');
+
+export function metricsQueryOptions() {
+  return queryOptions({
+    queryKey: metricsKeys.list(),
+    queryFn: ({ signal }) => optionalRequest('listMetrics', { signal }),
+  });
+}
+
+export function useMetrics() {
+  return useQuery(metricsQueryOptions());
+}
