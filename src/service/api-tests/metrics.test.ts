@@ -1,5 +1,5 @@
 /**
- * GET/POST /metrics, PATCH/DELETE /metrics/{metric_id} (docs/experiments-metrics.md): an
+ * GET/POST /metrics, PATCH/DELETE /metrics/{metric_id} (docs/experiments.md, Metrics): an
  * account's metrics, the A/B tests of its live config that name them, the audit of every
  * change; and the warning a config gets for a test naming a metric the account lacks, on
  * every path that validates a config.

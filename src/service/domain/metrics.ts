@@ -1,5 +1,5 @@
 /**
- * What the metric endpoints do (docs/experiments-metrics.md): an account's metrics, each
+ * What the metric endpoints do (docs/experiments.md, Metrics): an account's metrics, each
  * with the A/B tests of its live config that name it. Every change is audited with it.
  */
 import {

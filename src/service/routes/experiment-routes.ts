@@ -1,4 +1,4 @@
-/** The experiment endpoints: `/metrics` (docs/experiments-metrics.md). */
+/** The experiment endpoints: `/metrics` (docs/experiments.md, Metrics). */
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../domain/metrics';
 import { registerEndpoint } from './register-endpoint';
