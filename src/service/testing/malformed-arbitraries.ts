@@ -556,6 +556,24 @@ function wrongShapes(name: string): fc.Arbitrary<unknown> {
         extrasBeyond(extras, known).map((extra) => ({ ...extra, ...fine })),
       );
     }
+    case 'sendEvents': {
+      // Each event is judged on its own (a 202 names the bad ones): only the batch is malformed.
+      const event = {
+        kind: 'metric',
+        event: 'purchase',
+        unit: 'u1',
+        at: '2026-11-22T10:00:00Z',
+        id: 'e1',
+      };
+      return fc.oneof(
+        fc.constant({}),
+        fc.record({
+          events: anyValue.filter((value) => value !== undefined && !Array.isArray(value)),
+        }),
+        fc.constant({ events: Array.from({ length: 501 }, () => event) }),
+        extrasBeyond(extras, ['events']).map((extra) => ({ ...extra, events: [event] })),
+      );
+    }
     default:
       throw new Error(`no wrong shapes for ${name}`);
   }

@@ -114,9 +114,9 @@ export class ResultsComputation {
       multipleExposures,
       mismatches: await store.mismatchesOf(place.accountId, place.testId, place.phase),
       metrics,
-      simulated: false,
+      simulated: phase?.simulated ?? false,
     };
-    const computedAt = clock().toISOString();
+    const computedAt = asOf ? new Date(asOfMs).toISOString() : clock().toISOString();
     await store.saveResults(
       place.accountId,
       place.testId,
