@@ -38,10 +38,11 @@ test('the build leaves a brotli and a gzip copy beside every script and style sh
 /**
  * The budget is 120 KiB (INITIAL_JS_BUDGET, judged by `npm run bench`). This ceiling, today's
  * size rounded up (docs/benchmarks.md), keeps the entry from growing past the budget
- * unnoticed: with the environments' part of the contract in the entry (and the endpoints'
- * summaries left out of it), today is 117.7 KiB.
+ * unnoticed. With the experiments' part of the contract in the entry, today is 119.8 KiB:
+ * the ceiling is the budget, and the next part of the contract must leave the entry (the
+ * table's schemas loaded with the feature that calls them).
  */
-const TODAYS_INITIAL_JS = 118 * 1024;
+const TODAYS_INITIAL_JS = 120 * 1024;
 
 test('the JS the first page loads stays within its budget, and does not grow', () => {
   const initialJs = initialJsGzipBytes(DIST);
