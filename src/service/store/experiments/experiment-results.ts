@@ -22,8 +22,10 @@ export interface UnitEvents {
 }
 
 /**
- * The page's statement. Each metric gets a count and a sum of its event's values from the
- * unit's first exposure until its window closes; the join reads the events index by unit.
+ * The page's statement. The page of units is read first, in the primary key's order (a
+ * range and a LIMIT: no scan of the phase's other units); then each metric gets a count and
+ * a sum of its event's values from the unit's first exposure until its window closes, the
+ * join reading the events index by unit.
  */
 function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
   const inWindow = 'm.event = ? AND m.at_ms < u.first_ms + ? AND m.at_ms <= ?';
@@ -42,10 +44,11 @@ function unitPageStatement(metrics: readonly CountedMetric[]): Sql {
           AND m.event IN (${metrics.map(() => '?').join(', ')}) AND m.at_ms >= u.first_ms`;
   // Units only ever exposed to a variant assignment did not give them are mismatches alone.
   return sql(`SELECT u.unit, u.variant, u.exposed_wrong${columns}
-      FROM experiment_units u ${join}
-     WHERE u.account_id = ? AND u.test_id = ? AND u.phase = ? AND u.unit > ?
-       AND u.exposed_right = 1 AND u.first_ms <= ?
-     GROUP BY u.unit, u.variant, u.exposed_wrong ORDER BY u.unit LIMIT ?`);
+      FROM (SELECT account_id, unit, variant, exposed_wrong, first_ms FROM experiment_units
+             WHERE account_id = ? AND test_id = ? AND phase = ? AND unit > ?
+               AND exposed_right = 1 AND first_ms <= ?
+             ORDER BY unit LIMIT ?) u ${join}
+     GROUP BY u.unit, u.variant, u.exposed_wrong ORDER BY u.unit`);
 }
 
 /** Where a page reads: a phase's units as they stood at `asOfMs`. */
@@ -75,13 +78,13 @@ export function* unitPage(
   const rows = yield* all(
     unitPageStatement(metrics),
     ...windowParams,
-    ...metrics.map(({ event }) => event),
     place.accountId,
     place.testId,
     place.phase,
     afterUnit,
     asOfMs,
     limit,
+    ...metrics.map(({ event }) => event),
   );
   return rows.map((row) => ({
     unit: row.unit as string,
