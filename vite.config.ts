@@ -11,7 +11,8 @@ const EDITOR_PACKAGES =
 /**
  * Keeps dist/ small: a chunk that is (nearly) all third-party code (React, Monaco, the
  * Monaco workers) ships without its source map, which would be several times its size and
- * tells nothing about this project's code. Chunks of our own code keep theirs.
+ * tells nothing about this project's code. Chunks of our own code keep theirs, without the
+ * third-party sources' text (their lines still map to the package's file by name).
  */
 function ownSourceMapsOnly(): Plugin {
   return {
@@ -26,8 +27,11 @@ function ownSourceMapsOnly(): Plugin {
           total += module.renderedLength;
           if (!id.includes('node_modules')) own += module.renderedLength;
         }
-        if (total === 0 || own / total >= 0.05) continue;
         const mapName = `${output.fileName}.map`;
+        if (total === 0 || own / total >= 0.05) {
+          withoutThirdPartySources(bundle[mapName]);
+          continue;
+        }
         Reflect.deleteProperty(bundle, mapName);
         output.map = null;
         output.code = output.code.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
@@ -94,6 +98,19 @@ function contractDescriptionsOut(): Plugin {
       return { code: out, map: null };
     },
   };
+}
+
+/** A source map asset with the text of node_modules' sources left out. */
+function withoutThirdPartySources(asset: unknown): void {
+  if (typeof asset !== 'object' || asset === null || !('source' in asset)) return;
+  const { source } = asset as { source: unknown };
+  if (typeof source !== 'string') return;
+  const map = JSON.parse(source) as { sources?: string[]; sourcesContent?: (string | null)[] };
+  if (!map.sources || !map.sourcesContent) return;
+  map.sourcesContent = map.sourcesContent.map((content, index) =>
+    map.sources?.[index]?.includes('node_modules') ? null : content,
+  );
+  (asset as { source: string }).source = JSON.stringify(map);
 }
 
 // The console is a static SPA built into dist/; the service serves it.

@@ -93,10 +93,11 @@ test.beforeAll(async ({ seed }) => {
   const { key } = await api<{ key: string }>(seed, owner, 'POST', '/client-keys', {
     name: 'Shop',
   });
-  // 800 visitors: the big button converts 30% of its units, the control 10%.
+  // 1,600 visitors: the big button converts 30% of its units, the control 10% (past the 150
+  // conversions a verdict needs).
   const test = { id: 'bigger-button', status: 'running', variants: VARIANTS };
   const at = new Date().toISOString();
-  const events = Array.from({ length: 800 }, (_, index) => {
+  const events = Array.from({ length: 1_600 }, (_, index) => {
     const unit = `visitor-${index}`;
     const variant = variantOf(test, unit)?.id ?? 'control';
     const buys = variant === 'big' ? index % 10 < 3 : index % 10 === 0;
@@ -117,7 +118,10 @@ async function openResults(page: Page, testId: string): Promise<void> {
   await expect(page).toHaveURL(/tab=results/);
 }
 
-test('the Metrics page defines metrics and shows the tests that use them', async ({ page }) => {
+test('the Metrics page defines metrics and shows the tests that use them', async ({
+  page,
+  consoleErrors,
+}) => {
   await connect(page, account.owner.secret);
   await page.goto('/metrics');
   await expect(page.getByRole('heading', { level: 1, name: 'Metrics' })).toBeVisible();
@@ -133,12 +137,13 @@ test('the Metrics page defines metrics and shows the tests that use them', async
   await expect(page.getByRole('row', { name: /^Revenue/ })).toBeVisible();
 
   // The same id again: refused, in words.
+  consoleErrors.allowFailedRequest(409, '/api/v1/metrics');
   await form.getByLabel(/^Id/).fill('revenue');
   await form.getByLabel(/^Name/).fill('Revenue again');
   await form.getByLabel(/^Event/).fill('purchase');
   await form.getByRole('button', { name: 'Define metric' }).click();
   await expect(form.getByRole('alert')).toHaveText(
-    'The metric was not defined. A metric with the id revenue exists already.',
+    'The metric was not defined. The account already has a metric with the id "revenue".',
   );
   await expectNoAxeViolations(page);
 });

@@ -10,6 +10,7 @@ const PAGES = [
   { path: '/settings', link: 'Settings', file: 'settings' },
   { path: '/configs', link: 'Configs', file: 'configs' },
   { path: '/ab-tests', link: 'A/B tests', file: 'ab-tests' },
+  { path: '/metrics', link: 'Metrics', file: 'metrics' },
   { path: '/delivery', link: 'Delivery', file: 'delivery' },
 ] as const;
 
