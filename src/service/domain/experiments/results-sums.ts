@@ -5,6 +5,7 @@
  * takes reading every exposed unit and its events.
  */
 import type { MetricKind, MetricRole } from '../../../contract/experiments';
+import type { MetricRecord } from '../../store/records';
 
 export interface Sums {
   readonly n: number;
@@ -39,16 +40,11 @@ export function parseSums(json: string): ResultsSums {
   return JSON.parse(json) as ResultsSums;
 }
 
-/** A metric as an account defines it (the metrics endpoints). */
-export interface MetricDefinition {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: MetricKind;
-  readonly event: string;
-  readonly window_hours: number;
-  readonly inverse: boolean;
-  readonly cap: number | null;
-}
+/** A metric as an account defines it (the metrics endpoints), what counting needs of it. */
+export type MetricDefinition = Pick<
+  MetricRecord,
+  'id' | 'name' | 'kind' | 'event' | 'window_hours' | 'inverse' | 'cap'
+>;
 
 /** A unit's value for a metric, from its events in the window. */
 export function unitValue(
