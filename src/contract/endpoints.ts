@@ -23,6 +23,8 @@ import {
   configListQuerySchema,
   configListSchema,
   configRecordSchema,
+  configRevisionParamsSchema,
+  configRevisionSchema,
   healthSchema,
   historyListSchema,
   ifMatchHeadersSchema,
@@ -220,6 +222,19 @@ export const contract = {
     paged: true,
     query: pagedQuerySchema({}),
     responses: { 200: historyListSchema, ...problems(400, 401, 403, 404, 429, 503) },
+  }),
+  getConfigRevision: endpoint({
+    method: 'GET',
+    path: '/configs/{id}/revisions/{revision}',
+    summary: 'The text a config had at one of its revisions',
+    description:
+      "A draft's older texts are not stored: they are rebuilt from the text it was copied from and the text changes of its edits, as merges rebuild them. 404 for a revision the config has not reached; 409 conflict when an edit up to it is no longer in the history.",
+    tag: 'configs',
+    seed: false,
+    auth: 'signed_in',
+    permission: 'config:read',
+    params: configRevisionParamsSchema,
+    responses: { 200: configRevisionSchema, ...problems(400, 401, 403, 404, 409, 429, 503) },
   }),
   requestReview: endpoint({
     method: 'POST',
