@@ -211,6 +211,22 @@ export default tseslint.config(
     },
   },
   {
+    // The config commands' tests run them against the real service (service/testing/config-cli.ts).
+    files: ['src/config-cli/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries.filter((zone) => zone.target !== './src/config-cli'),
+            ...consoleBoundaries,
+            featuresBelowApp,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A feature's tests render the app's routes, to reach its pages as a person does.
     files: ['src/console/features/**/*.test.{ts,tsx}'],
     rules: {
