@@ -7,6 +7,7 @@
 import { editorTextToOperations } from '../configs/editor-operations';
 import { normalizeLineEnds } from '../configs/parse';
 import { textChangesBetween } from '../configs/text-edit';
+import { compareIssues } from '../configs/validation/issue-collector';
 import { operations as op, type Operation } from '../contract/operations';
 import type { ValidationIssue } from '../contract/validation';
 
@@ -24,7 +25,8 @@ export type FileEdit =
 export function fileEdit(storedText: string, fileText: string): FileEdit {
   const text = normalizeLineEnds(fileText);
   const edit = editorTextToOperations(storedText, text);
-  if (edit.status === 'syntax_error') return { kind: 'syntax_error', issues: edit.issues };
+  if (edit.status === 'syntax_error')
+    return { kind: 'syntax_error', issues: [...edit.issues].sort(compareIssues) };
   if (text === storedText) return { kind: 'unchanged' };
   const meaning = edit.status === 'changed' ? edit.operations : [];
   const typed = op.editText(...textChangesBetween(storedText, text));
