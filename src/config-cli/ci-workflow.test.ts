@@ -190,6 +190,20 @@ describe('the documented CI workflow', () => {
     expect(push?.stdout).toMatch(/not published: the draft has errors\n$/);
   }, 60_000);
 
+  it("lists the config commands in the help, and prints one command's usage", async () => {
+    const help = await runStep({ run: 'provisioning --help' }, {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(
+      '\n  provisioning config validate FILE... [--format text|json|github] [--strict]   offline:',
+    );
+    expect(await runStep({ run: 'provisioning config schema --help' }, {})).toEqual({
+      name: undefined,
+      code: 0,
+      stdout: "Usage: provisioning config schema   the config's JSON Schema (offline)\n",
+      stderr: '',
+    });
+  }, 60_000);
+
   it('pulls with the key from a file', async () => {
     const keyFile = join(root, 'key');
     writeFileSync(keyFile, served.service.adminKey);

@@ -206,6 +206,33 @@ describe('provisioning config push', () => {
     );
   });
 
+  it('publishes a draft whose text the file already is, with --publish', async () => {
+    const draftId = (
+      await editOk(served.service, served.service.adminKey, {
+        operations: [{ update_app: [{ id: 'ios-app', name: 'Shop' }] }],
+        summary: 'Shop',
+      })
+    ).id;
+    await runConfig(env, 'pull', '--config', draftId, '--out', path('d.yaml'));
+    const run = await runConfig(
+      env,
+      'push',
+      path('d.yaml'),
+      '--summary',
+      'Ship it',
+      '--config',
+      draftId,
+      '--publish',
+    );
+    const live = await ok(served.service, served.service.adminKey, 'getLiveConfig');
+    expect(run).toEqual({
+      code: 0,
+      stdout: `nothing to change: ${path('d.yaml')} is the text of ${draftId} at revision 1\npublished ${live.id} (live)\n`,
+      stderr: '',
+    });
+    expect(live.yaml).toBe(read('d.yaml'));
+  });
+
   it('says why it did not publish when the review policy asks for approvals, and exits 1', async () => {
     await ok(served.service, served.service.adminKey, 'setAccountPolicy', {
       payload: { approvals_required: 1, reset_approvals_on_edit: true },
