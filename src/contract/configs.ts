@@ -188,18 +188,15 @@ export type ConfigRecord = z.infer<typeof configRecordSchema>;
 
 /** `/configs/{id}/revisions/{revision}`: a revision as a path segment, 1 or more. */
 export const configRevisionParamsSchema = z.object({
-  id: described(z.string().check(z.minLength(1)), 'Config row id'),
-  revision: described(
-    z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'a revision is a whole number from 1')),
-    'The revision, 1 or more',
-  ),
+  ...configIdParamsSchema.shape,
+  revision: z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'a revision, 1 or more')),
 });
 
 export const configRevisionSchema = z
   .object({
     id: described(z.string(), 'Config row id'),
     revision: wholeNumber(1),
-    yaml: described(z.string(), 'The YAML text the config had at that revision'),
+    yaml: z.string(),
   })
   .register(z.globalRegistry, {
     id: 'ConfigRevision',

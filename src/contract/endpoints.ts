@@ -227,8 +227,7 @@ export const contract = {
     method: 'GET',
     path: '/configs/{id}/revisions/{revision}',
     summary: 'The text a config had at one of its revisions',
-    description:
-      "A draft's older texts are not stored: they are rebuilt from the text it was copied from and the text changes of its edits, as merges rebuild them. 404 for a revision the config has not reached; 409 conflict when an edit up to it is no longer in the history.",
+    description: 'Rebuilt from the history; 409 when an edit up to it has left it.',
     tag: 'configs',
     seed: false,
     auth: 'signed_in',
