@@ -75,6 +75,17 @@ describe('provisioning config push', () => {
     ]);
   });
 
+  it('reads a file with \\r\\n line ends as its \\n text, which the service keeps', async () => {
+    write('crlf.yaml', SHOP_YAML.replace(/\n/g, '\r\n'));
+    expect((await runConfig(env, 'push', path('crlf.yaml'), '--summary', 'Same')).stdout).toBe(
+      `nothing to change: ${path('crlf.yaml')} is the text of ${liveId} at revision 1\n`,
+    );
+    write('crlf.yaml', EDITED.replace(/\n/g, '\r\n'));
+    expect((await runConfig(env, 'push', path('crlf.yaml'), '--summary', 'Rename')).code).toBe(0);
+    const [draft] = await configs();
+    expect((await runConfig(env, 'pull', '--config', draft?.id ?? '')).stdout).toBe(EDITED);
+  });
+
   it('merges a file pulled at an older revision with the edits since (--base-revision)', async () => {
     const draftId = (
       await editOk(served.service, served.service.adminKey, {
