@@ -174,6 +174,38 @@ describe('provisioning config push', () => {
     expect(record.revision).toBe(2);
   });
 
+  it('prints any other refusal of the edit with its code and exits 1, saving nothing', async () => {
+    const draftId = (
+      await editOk(served.service, served.service.adminKey, {
+        operations: [{ update_app: [{ id: 'ios-app', name: 'Shop' }] }],
+        summary: 'First',
+      })
+    ).id;
+    await runConfig(env, 'pull', '--config', draftId, '--out', path('t.yaml'));
+    const pulled = read('t.yaml');
+    // Theirs and mine rewrite the same comment: text alone, which cannot be merged.
+    write('theirs.yaml', pulled.replace('# Apps this', '# The apps this'));
+    await runConfig(env, 'push', path('theirs.yaml'), '--summary', 'Theirs', '--config', draftId);
+    write('t.yaml', pulled.replace('# Apps this', '# All the apps this'));
+    const run = await runConfig(
+      env,
+      'push',
+      path('t.yaml'),
+      '--summary',
+      'Mine',
+      '--config',
+      draftId,
+      '--base-revision',
+      '1',
+    );
+    expect(run).toEqual({
+      code: 1,
+      stdout:
+        'not saved: text_conflict: The edit changes only the text, and its changes meet those of revision 2: copy them, reload the config and make them again\n',
+      stderr: '',
+    });
+  });
+
   it('saves a draft with errors, prints them at the file positions and exits 1', async () => {
     write('bad.yaml', SHOP_YAML.replace('platform: ios', 'platform: desktop'));
     const run = await runConfig(env, 'push', path('bad.yaml'), '--summary', 'Desktop', '--publish');
