@@ -204,6 +204,7 @@ describe('provisioning config push', () => {
         'not saved: text_conflict: The edit changes only the text, and its changes meet those of revision 2: copy them, reload the config and make them again\n',
       stderr: '',
     });
+    expect((await runConfig(env, 'pull', '--config', draftId)).stdout).toBe(read('theirs.yaml'));
   });
 
   it('saves a draft with errors, prints them at the file positions and exits 1', async () => {
