@@ -13,12 +13,12 @@ import globals from 'globals';
 const boundaries = [
   {
     target: './src/contract',
-    from: ['./src/configs', './src/service', './src/console'],
+    from: ['./src/configs', './src/config-cli', './src/service', './src/console'],
     message: 'The contract is the base layer: it imports no other part of src/.',
   },
   {
     target: './src/configs',
-    from: ['./src/service', './src/console'],
+    from: ['./src/config-cli', './src/service', './src/console'],
     message: 'The config domain is shared: it may import only the contract.',
   },
   {
@@ -30,6 +30,12 @@ const boundaries = [
     target: './src/console',
     from: ['./src/service'],
     message: 'The service and the console meet only in the contract and the config domain.',
+  },
+  {
+    target: './src/config-cli',
+    from: ['./src/service', './src/console', './src/client'],
+    message:
+      'The config commands are a client of the service over HTTP: they import only the contract and the config domain.',
   },
   {
     target: './src/client',
@@ -197,6 +203,22 @@ export default tseslint.config(
         {
           zones: [
             ...boundaries.filter((zone) => zone.target !== './src/client'),
+            ...consoleBoundaries,
+            featuresBelowApp,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The config commands' tests run them against the real service (service/testing/config-cli.ts).
+    files: ['src/config-cli/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...boundaries.filter((zone) => zone.target !== './src/config-cli'),
             ...consoleBoundaries,
             featuresBelowApp,
           ],

@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = `${root}build/service/cli.mjs`;
-const SOURCES = ['src/service', 'src/contract', 'src/configs', 'package-lock.json'];
+const SOURCES = [
+  'src/service',
+  'src/config-cli',
+  'src/contract',
+  'src/configs',
+  'package-lock.json',
+];
 
 function newestChange(path) {
   const stat = statSync(path);

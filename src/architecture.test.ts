@@ -1,7 +1,8 @@
 /**
  * The layer rules of eslint.config.js, proven to bite: code that breaks the one-way flow
  * (contract -> configs -> {service, console}), brings Node into a shared layer, HTTP into the
- * service's domain or a database driver outside its store is refused.
+ * service's domain or a database driver outside its store is refused; the config commands
+ * (src/config-cli) reach the service only over HTTP.
  */
 import { ESLint } from 'eslint';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,14 @@ describe('the architecture is enforced by ESLint', () => {
     ],
     [
       'src/service/probe.ts',
+      "import { App } from '../console/app/app';\nexport const probe = App;\n",
+    ],
+    [
+      'src/config-cli/probe.ts',
+      "import { probe as other } from '../service/architecture-probe';\nexport const probe = other;\n",
+    ],
+    [
+      'src/config-cli/probe.ts',
       "import { App } from '../console/app/app';\nexport const probe = App;\n",
     ],
   ])('%s may not import against the flow', async (filePath, code) => {
@@ -118,5 +127,11 @@ describe('the architecture is enforced by ESLint', () => {
     const code =
       "import { toPointer } from '../configs/json-pointer';\nimport { ID_PATTERN } from '../contract/config-document';\nexport const probe = [toPointer, ID_PATTERN];\n";
     expect(await ruleIdsFor('src/console/probe.ts', code)).toEqual([]);
+  }, 30_000);
+
+  it('lets the config commands import the config domain, the contract and Node', async () => {
+    const code =
+      "import { readFileSync } from 'node:fs';\nimport { toPointer } from '../configs/json-pointer';\nimport { ID_PATTERN } from '../contract/config-document';\nexport const probe = [readFileSync, toPointer, ID_PATTERN];\n";
+    expect(await ruleIdsFor('src/config-cli/probe.ts', code)).toEqual([]);
   }, 30_000);
 });

@@ -186,6 +186,24 @@ export const configRecordSchema = z
   });
 export type ConfigRecord = z.infer<typeof configRecordSchema>;
 
+/** `/configs/{id}/revisions/{revision}`: a revision as a path segment, 1 or more. */
+export const configRevisionParamsSchema = z.object({
+  ...configIdParamsSchema.shape,
+  revision: z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'a revision, 1 or more')),
+});
+
+export const configRevisionSchema = z
+  .object({
+    id: described(z.string(), 'Config row id'),
+    revision: wholeNumber(1),
+    yaml: z.string(),
+  })
+  .register(z.globalRegistry, {
+    id: 'ConfigRevision',
+    description: 'The text of one revision of a config.',
+  });
+export type ConfigRevision = z.infer<typeof configRevisionSchema>;
+
 /** `POST /configs/{id}/publish`; the body may be omitted. */
 export const publishRequestSchema = z
   .object({

@@ -4,8 +4,12 @@
  * restore`. Each command prints one JSON value
  * on stdout, or one line on stderr and exits 1; all work while the server runs on the same
  * data directory (SQLite in WAL mode), or on the same PostgreSQL database (`DATABASE_URL`).
+ * `config pull | validate | diff | push | schema` are clients of a running service instead
+ * (src/config-cli, docs/config-as-code.md), with their own output and exit codes.
  */
 import { parseArgs } from 'node:util';
+import { CONFIG_COMMANDS, runConfigCommand, type ConfigCommandName } from '../config-cli/commands';
+import { processIo } from '../config-cli/command-io';
 import { API_KEY_MAX_EXPIRES_IN_DAYS } from '../contract/api-keys';
 import { API_BASE_PATH } from '../contract/endpoints';
 import { PERMISSIONS, ROLES, type Permission, type Role } from '../contract/auth-status';
@@ -30,7 +34,8 @@ import type { Store } from './store/store';
 
 class UsageError extends Error {}
 
-interface Command {
+/** A command on the data directory or database: its result is printed as one JSON value. */
+interface StoreCommand {
   readonly usage: string;
   readonly options: Record<string, { type: 'string' | 'boolean' }>;
   run(
@@ -38,6 +43,21 @@ interface Command {
     location: StoreLocation,
   ): Promise<unknown>;
 }
+
+/** A config command (src/config-cli): a client of the running service, with its own output and exit codes. */
+interface ConfigClientCommand {
+  readonly usage: string;
+  readonly config: ConfigCommandName;
+}
+
+type Command = StoreCommand | ConfigClientCommand;
+
+const configCommands = Object.fromEntries(
+  (Object.keys(CONFIG_COMMANDS) as ConfigCommandName[]).map((name) => [
+    `config ${name}`,
+    { usage: CONFIG_COMMANDS[name].usage, config: name },
+  ]),
+);
 
 const COMMON = { 'data-dir': { type: 'string' }, help: { type: 'boolean' } } as const;
 
@@ -339,9 +359,10 @@ const COMMANDS: Record<string, Command> = {
       return restoreSqlite(required(values, 'from'), location.dataDir);
     },
   },
+  ...configCommands,
 };
 
-const HELP = `Usage: provisioning <command> [options]   (every command takes --data-dir DIR; default DATA_DIR or ./data; with DATABASE_URL=postgres://... the data is in PostgreSQL instead)\n\n${Object.values(
+const HELP = `Usage: provisioning <command> [options]   (the commands but config take --data-dir DIR; default DATA_DIR or ./data; with DATABASE_URL=postgres://... the data is in PostgreSQL instead. The config commands call a running service: PROVISIONING_URL, and PROVISIONING_API_KEY or --key-file FILE)\n\n${Object.values(
   COMMANDS,
 )
   .map((command) => `  provisioning ${command.usage}`)
@@ -361,6 +382,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const rest = argv.slice(name.split(' ').length);
+  if ('config' in command) return runConfigCommand(command.config, rest, processIo());
   try {
     const { values } = parseArgs({
       args: [...rest],

@@ -325,7 +325,7 @@ export class ConfigEdits {
 type MergeReads = Pick<LockedConfigTransaction, 'getConfig' | 'historyAfter'>;
 
 /** The edits of a draft after `revision`, refused unless the history holds every one. */
-async function editsAfter(
+export async function editsAfter(
   reads: MergeReads,
   target: ConfigRecordRow,
   revision: number,

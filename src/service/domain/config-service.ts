@@ -8,6 +8,7 @@ import type { ConfigEditRequest, ConfigKind } from '../../contract/config-edit';
 import type {
   ConfigRecord,
   ConfigReviewFilter,
+  ConfigRevision,
   ConfigSummary,
   HistoryEntry,
 } from '../../contract/configs';
@@ -29,6 +30,7 @@ import { history, newRow, storedReport, toHistoryEntry, toRecord, toSummary } fr
 import { countedApprovals, requireApprovals } from './reviews-state';
 import { addConfigPublished } from './webhook-events';
 import { audit } from './audit';
+import { configRevision } from './config-revisions';
 
 /** What GET /configs filters on, as the query says it. */
 export interface ConfigListFilters {
@@ -142,6 +144,11 @@ export class ConfigService {
   async history(principal: Principal, id: string, page: PageRequest): Promise<Page<HistoryEntry>> {
     if (!(await this.store.getConfig(principal.account.id, id))) throw notFound(`The config ${id}`);
     return mapPage(await this.store.history(principal.account.id, id, page), toHistoryEntry);
+  }
+
+  /** GET /configs/{id}/revisions/{revision} (config-revisions.ts). */
+  revision(principal: Principal, id: string, revision: number): Promise<ConfigRevision> {
+    return configRevision(this.store, principal, id, revision);
   }
 
   /** POST /config/edit (config-edits.ts). */

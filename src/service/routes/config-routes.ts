@@ -32,6 +32,10 @@ export function registerConfigRoutes(app: FastifyInstance, configs: ConfigServic
     return { body: config, etag: recordEtagOf(config) };
   });
 
+  registerEndpoint(app, 'getConfigRevision', async ({ principal, params }) => ({
+    body: await configs.revision(principal, params.id, Number(params.revision)),
+  }));
+
   registerEndpoint(app, 'publishConfig', async ({ principal, params, body }) => {
     const config = await configs.publish(principal, params.id, body.summary);
     return { body: config, etag: recordEtagOf(config) };
