@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuthStatus } from '../../../contract/auth-status';
@@ -69,7 +69,8 @@ describe('an invitation link', () => {
     await user.click(within(form).getByRole('button', { name: 'Set password and sign in' }));
     await screen.findByRole('complementary', { name: 'Who you are' });
     expect(bodies).toEqual([{ password: PASSWORD }]);
-    expect(history.location.pathname).toBe('/configs');
+    // The index route redirects to /configs in an effect, after the layout has rendered.
+    await waitFor(() => expect(history.location.pathname).toBe('/configs'));
     expect(connectionStore.getSnapshot()).toMatchObject({ confirmed: true, person: 'usr_zoe' });
   });
 
