@@ -202,8 +202,8 @@ test('a scheduled publish reaches an app listening to its stream', async ({ page
 
   await connect(page, owner.secret);
   await page.goto(`/a/${staging}/configs/${draft.id}`);
-  const releases = page.getByRole('region', { name: 'Releases' });
-  await releases.getByRole('button', { name: 'Schedule publish…' }).click();
+  // Beside Publish, as the person reaches for it; the schedule then shows under Releases.
+  await page.getByRole('button', { name: 'Schedule publish…' }).click();
   const dialog = page.getByRole('dialog', { name: /Schedule the publish of/ });
   // A few seconds ahead, in the browser's own time zone.
   const at = await page.evaluate(() => {
@@ -212,6 +212,7 @@ test('a scheduled publish reaches an app listening to its stream', async ({ page
   });
   await dialog.getByLabel('Publish at').fill(at);
   await dialog.getByRole('button', { name: 'Schedule publish' }).click();
+  const releases = page.getByRole('region', { name: 'Releases' });
   await expect(releases.getByRole('list', { name: 'Scheduled changes' })).toContainText(
     'scheduled by',
   );
@@ -250,11 +251,13 @@ test.describe('dark theme', () => {
     await expect(environment(page)).toHaveClass(/environment-production/);
     await expectNoAxeViolations(page);
 
+    // Production's policy wants an approval: until then scheduling waits, as Publish does.
+    await api(seed, owner, 'POST', `/configs/${draft.id}/review-request`, {}, production);
+    await api(seed, organization.reviewer, 'POST', `/configs/${draft.id}/reviews`, {
+      verdict: 'approve',
+    });
     await page.goto(`/a/${production}/configs/${draft.id}`);
-    await page
-      .getByRole('region', { name: 'Releases' })
-      .getByRole('button', { name: 'Schedule publish…' })
-      .click();
+    await page.getByRole('button', { name: 'Schedule publish…' }).click();
     const dialog = page.getByRole('dialog', { name: /Schedule the publish of/ });
     await expect(dialog.getByLabel(/Production is protected/)).toBeVisible();
     await expectNoAxeViolations(page);

@@ -160,11 +160,16 @@ test('the Results tab shows the winner, by either engine, and promotes it', asyn
   const purchases = table.getByRole('row', { name: /^Purchases/ });
   await expect(purchases.getByText('Winning')).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'Chance to win' })).toBeVisible();
+  // 30% against 10%: choosing the big button risks next to nothing, and the page says so.
+  await expect(table.getByRole('columnheader', { name: 'Risk of choosing' })).toBeVisible();
+  await expect(purchases.getByRole('cell', { name: '< 0.1%', exact: true })).toBeVisible();
+  await expect(page.getByText(/^What choosing the variant would cost on average/)).toBeVisible();
   await expectNoAxeViolations(page);
 
   await page.getByRole('radio', { name: 'Frequentist' }).click();
   await expect(page).toHaveURL(/engine=frequentist/);
   await expect(table.getByRole('columnheader', { name: 'p-value' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Risk of choosing' })).toHaveCount(0);
   await page.reload();
   await expect(page.getByRole('radio', { name: 'Frequentist' })).toBeChecked();
 

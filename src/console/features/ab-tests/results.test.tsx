@@ -112,6 +112,7 @@ function resultsOf(change: Partial<ExperimentResults> = {}): ExperimentResults {
           value: 0.02,
           lift: { estimate: -0.05, interval: [-0.2, 0.1] },
           chance_to_win: 0.7,
+          risk: 0.00002,
           note: 'Fewer than 150 errors in the larger arm.',
         },
         { role: 'guardrail', inverse: true },
@@ -120,6 +121,7 @@ function resultsOf(change: Partial<ExperimentResults> = {}): ExperimentResults {
         verdict: 'winning',
         lift: { estimate: 0.1, interval: [0.02, 0.18] },
         chance_to_win: 0.991,
+        risk: 0.0031,
       }),
       metric('revenue', 'Revenue', {
         verdict: 'no_result',
@@ -131,7 +133,7 @@ function resultsOf(change: Partial<ExperimentResults> = {}): ExperimentResults {
   };
 }
 
-/** The same results read with the frequentist engine: p-values, no chance to win. */
+/** The same results read with the frequentist engine: p-values, no chance to win nor risk. */
 function frequentist(query: ResultsQuery): ExperimentResults {
   const base = resultsOf();
   return {
@@ -141,7 +143,7 @@ function frequentist(query: ResultsQuery): ExperimentResults {
     correction: query.correction ?? 'none',
     metrics: base.metrics.map((entry) => ({
       ...entry,
-      variants: entry.variants.map(({ chance_to_win: _chance, ...rest }) =>
+      variants: entry.variants.map(({ chance_to_win: _chance, risk: _risk, ...rest }) =>
         rest.verdict === 'control' ? rest : { ...rest, p_value: 0.0123 },
       ),
     })),
@@ -211,6 +213,23 @@ function rowTexts(table: HTMLElement): string[] {
     .map((row) => row.textContent ?? '');
 }
 
+/** The words a control's aria-describedby points to. */
+function describedBy(element: HTMLElement): string {
+  const ids = element.getAttribute('aria-describedby') ?? '';
+  return ids
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
+/** The text of each body row's cell in the `column`th column (the row header is the 0th). */
+function cellsOf(table: HTMLElement, column: number): string[] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => row.children[column]?.textContent ?? '');
+}
+
 describe('the Results tab', () => {
   it('opens from the test page and puts itself in the address', async () => {
     const { user, history, served } = open('/ab-tests/live/bigger-button');
@@ -261,6 +280,7 @@ describe('the Results tab', () => {
       'Variant value',
       'Lift (95% interval)',
       'Chance to win',
+      'Risk of choosing',
       'Verdict',
     ]);
     const rows = within(table).getAllByRole('row').slice(1);
@@ -283,6 +303,30 @@ describe('the Results tab', () => {
     // Every row is drawn on the one axis: a chart per row, hidden from screen readers.
     expect(table.querySelectorAll('svg.lift-bar[aria-hidden="true"]')).toHaveLength(3);
     expect(table.querySelectorAll('svg.lift-axis')).toHaveLength(1);
+  });
+
+  it('says the risk of choosing each variant under the Bayesian engine, and what it means', async () => {
+    const { user } = open('/ab-tests/live/bigger-button?tab=results', (query) =>
+      query.engine === 'frequentist' ? frequentist(query) : resultsOf(),
+    );
+    const table = await metricsTable();
+    const risk = within(table).getByRole('columnheader', { name: 'Risk of choosing' });
+    expect(describedBy(risk)).toContain(
+      'What choosing the variant would cost on average should it in fact be worse than the control',
+    );
+    expect(describedBy(risk)).toContain('0.3% means you stand to lose 0.3%');
+    const column = within(table).getAllByRole('columnheader').indexOf(risk);
+    // Purchase, Revenue (no result: the server gives no risk), Errors (a tiny one).
+    expect(cellsOf(table, column)).toEqual(['0.3%', '—', '< 0.1%']);
+    expect(table.textContent).not.toContain('NaN');
+    const chance = within(table).getByRole('columnheader', { name: 'Chance to win' });
+    expect(describedBy(chance)).toBe('How likely the variant is really better than the control.');
+
+    // The frequentist engine has no risk: neither the column nor its explanation.
+    await user.click(screen.getByRole('radio', { name: 'Frequentist' }));
+    await within(table).findByRole('columnheader', { name: 'p-value' });
+    expect(within(table).queryByRole('columnheader', { name: 'Risk of choosing' })).toBeNull();
+    expect(screen.queryByText('Risk of choosing')).toBeNull();
   });
 
   it('draws the lift over time, with a table of the same numbers', async () => {

@@ -114,8 +114,8 @@ describe('scheduled publishes', () => {
         return { status: 201, body: made };
       }),
     );
-    const panel = await screen.findByRole('region', { name: 'Releases' });
-    await user.click(await within(panel).findByRole('button', { name: 'Schedule publish…' }));
+    // Beside Publish; the config's schedules are listed under Releases.
+    await user.click(await screen.findByRole('button', { name: 'Schedule publish…' }));
     const dialog = screen.getByRole('dialog', { name: 'Schedule the publish of Dark mode draft' });
     const when = within(dialog).getByLabelText('Publish at');
     await user.clear(when);
@@ -127,6 +127,7 @@ describe('scheduled publishes', () => {
     await user.clear(when);
     await user.type(when, '2099-01-05T09:00');
     await user.click(within(dialog).getByRole('button', { name: 'Schedule publish' }));
+    const panel = await screen.findByRole('region', { name: 'Releases' });
     const list = await within(panel).findByRole('list', { name: 'Scheduled changes' });
     expect(within(list).getByText(/Publish at .*, scheduled by ada@example.com/)).toBeTruthy();
     expect(schedules[0]?.at).toBe(new Date('2099-01-05T09:00').toISOString());

@@ -38,6 +38,14 @@ export function formatValue(value: number | null, kind: MetricKind | null): stri
   return kind === 'binomial' ? formatPercent(value) : number.format(value);
 }
 
+/**
+ * A risk (the expected relative loss of choosing a variant) as a share of the control's
+ * value: "0.3%"; one too small to show at one decimal as "< 0.1%", never a bare "0.0%".
+ */
+export function formatRisk(risk: number): string {
+  return risk < 0.0005 ? '< 0.1%' : formatPercent(risk);
+}
+
 /** A p-value as people quote it; tiny ones as "< 0.001". */
 export function formatPValue(p: number): string {
   return p < 0.001 ? '< 0.001' : p.toFixed(3);

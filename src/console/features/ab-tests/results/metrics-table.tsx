@@ -1,9 +1,11 @@
 /**
  * One row per metric and variant, goals first: the control's and the variant's value, the
- * lift with its interval drawn on one axis shared by every row, the chance to win or the
- * p-value under its own name, and the verdict in words. The table is the content; the
- * drawings in it are pictures of the numbers beside them (hidden from screen readers).
+ * lift with its interval drawn on one axis shared by every row, the chance to win and the
+ * risk of choosing it or the p-value under its own name, and the verdict in words. The table
+ * is the content; the drawings in it are pictures of the numbers beside them (hidden from
+ * screen readers). Under it, a line per figure says what it means.
  */
+import { useId } from 'react';
 import type {
   Engine,
   ExperimentResults,
@@ -17,6 +19,7 @@ import {
   formatLift,
   formatPercent,
   formatPValue,
+  formatRisk,
   formatValue,
   VERDICT_WORDS,
 } from './format';
@@ -61,11 +64,46 @@ export function figureName(engine: Engine): string {
   return engine === 'bayesian' ? 'Chance to win' : 'p-value';
 }
 
+const RISK_NAME = 'Risk of choosing';
+
 function figureOf(variant: ResultsVariant, engine: Engine): string {
   if (engine === 'bayesian') {
     return variant.chance_to_win === undefined ? '—' : formatPercent(variant.chance_to_win);
   }
   return variant.p_value === undefined ? '—' : formatPValue(variant.p_value);
+}
+
+/** What each figure of the engine means, in a sentence a non-statistician reads. */
+function FigureGlossary({ engine, ids }: { engine: Engine; ids: FigureIds }) {
+  return (
+    <dl className="details results-glossary">
+      {engine === 'bayesian' ? (
+        <>
+          <dt>{figureName(engine)}</dt>
+          <dd id={ids.figure}>How likely the variant is really better than the control.</dd>
+          <dt>{RISK_NAME}</dt>
+          <dd id={ids.risk}>
+            What choosing the variant would cost on average should it in fact be worse than the
+            control, as a share of the control&rsquo;s value: 0.3% means you stand to lose 0.3%. A
+            small risk can be worth taking even before there is a winner.
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>{figureName(engine)}</dt>
+          <dd id={ids.figure}>
+            If the variant made no difference, how likely a difference at least this large would be.
+            Below 0.05 the difference is called significant.
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+interface FigureIds {
+  readonly figure: string;
+  readonly risk: string;
 }
 
 function LiftAxis({ scale }: { scale: LiftScale }) {
@@ -166,78 +204,94 @@ export function MetricsTable({ results, onPromote }: MetricsTableProps) {
   const winners = clearWinners(metrics);
   const primary = metrics.find((metric) => metric.role === 'goal');
   const figure = figureName(results.engine);
+  const bayesian = results.engine === 'bayesian';
+  const glossaryId = useId();
+  const ids: FigureIds = { figure: `${glossaryId}-figure`, risk: `${glossaryId}-risk` };
 
   return (
-    <div className="table-wrap">
-      <table className="table results-table">
-        <caption className="visually-hidden">Metrics</caption>
-        <thead>
-          <tr>
-            <th scope="col">Metric</th>
-            <th scope="col">Variant</th>
-            <th scope="col">Control</th>
-            <th scope="col">Variant value</th>
-            <th scope="col">
-              Lift (95% interval)
-              <LiftAxis scale={scale} />
-            </th>
-            <th scope="col">{figure}</th>
-            <th scope="col">Verdict</th>
-          </tr>
-        </thead>
-        <tbody>
-          {metrics.flatMap((metric) => {
-            const control = controlOf(metric);
-            return challengersOf(metric).map((variant) => (
-              <tr key={`${metric.role} ${metric.id} ${variant.id}`}>
-                <th scope="row">
-                  {metricLabel(metric)}
-                  <span className="cell-note muted">
-                    {roleWords(metric, metric === primary)}
-                    {metric.inverse && ' · lower is better'}
-                  </span>
+    <>
+      <div className="table-wrap">
+        <table className="table results-table">
+          <caption className="visually-hidden">Metrics</caption>
+          <thead>
+            <tr>
+              <th scope="col">Metric</th>
+              <th scope="col">Variant</th>
+              <th scope="col">Control</th>
+              <th scope="col">Variant value</th>
+              <th scope="col">
+                Lift (95% interval)
+                <LiftAxis scale={scale} />
+              </th>
+              <th scope="col" aria-describedby={ids.figure}>
+                {figure}
+              </th>
+              {bayesian && (
+                <th scope="col" aria-describedby={ids.risk}>
+                  {RISK_NAME}
                 </th>
-                <td>{variant.id}</td>
-                <td>
-                  {control ? formatValue(control.value, metric.kind) : '—'}
-                  {control && (
-                    <span className="cell-note muted">{formatCount(control.units)} units</span>
-                  )}
-                </td>
-                <td>
-                  {formatValue(variant.value, metric.kind)}
-                  <span className="cell-note muted">{formatCount(variant.units)} units</span>
-                </td>
-                <td className="lift-cell">
-                  <LiftBar variant={variant} scale={scale} />
-                  {variant.lift ? (
-                    <span className="lift-words">
-                      {formatLift(variant.lift.estimate)}{' '}
-                      <span className="muted">({formatInterval(variant.lift.interval)})</span>
+              )}
+              <th scope="col">Verdict</th>
+            </tr>
+          </thead>
+          <tbody>
+            {metrics.flatMap((metric) => {
+              const control = controlOf(metric);
+              return challengersOf(metric).map((variant) => (
+                <tr key={`${metric.role} ${metric.id} ${variant.id}`}>
+                  <th scope="row">
+                    {metricLabel(metric)}
+                    <span className="cell-note muted">
+                      {roleWords(metric, metric === primary)}
+                      {metric.inverse && ' · lower is better'}
                     </span>
-                  ) : (
-                    <span className="lift-words">—</span>
+                  </th>
+                  <td>{variant.id}</td>
+                  <td>
+                    {control ? formatValue(control.value, metric.kind) : '—'}
+                    {control && (
+                      <span className="cell-note muted">{formatCount(control.units)} units</span>
+                    )}
+                  </td>
+                  <td>
+                    {formatValue(variant.value, metric.kind)}
+                    <span className="cell-note muted">{formatCount(variant.units)} units</span>
+                  </td>
+                  <td className="lift-cell">
+                    <LiftBar variant={variant} scale={scale} />
+                    {variant.lift ? (
+                      <span className="lift-words">
+                        {formatLift(variant.lift.estimate)}{' '}
+                        <span className="muted">({formatInterval(variant.lift.interval)})</span>
+                      </span>
+                    ) : (
+                      <span className="lift-words">—</span>
+                    )}
+                  </td>
+                  <td>{figureOf(variant, results.engine)}</td>
+                  {bayesian && (
+                    <td>{variant.risk === undefined ? '—' : formatRisk(variant.risk)}</td>
                   )}
-                </td>
-                <td>{figureOf(variant, results.engine)}</td>
-                <td>
-                  <span className={`verdict verdict-${variant.verdict}`}>
-                    {verdictWords(variant)}
-                  </span>
-                  {variant.note && variant.verdict === 'not_enough_data' && (
-                    <span className="cell-note muted">{variant.note}</span>
-                  )}
-                  {metric === primary && winners.has(variant.id) && onPromote && (
-                    <Button variant="primary" onClick={() => onPromote(variant.id)}>
-                      Promote {variant.id}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ));
-          })}
-        </tbody>
-      </table>
-    </div>
+                  <td>
+                    <span className={`verdict verdict-${variant.verdict}`}>
+                      {verdictWords(variant)}
+                    </span>
+                    {variant.note && variant.verdict === 'not_enough_data' && (
+                      <span className="cell-note muted">{variant.note}</span>
+                    )}
+                    {metric === primary && winners.has(variant.id) && onPromote && (
+                      <Button variant="primary" onClick={() => onPromote(variant.id)}>
+                        Promote {variant.id}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ));
+            })}
+          </tbody>
+        </table>
+      </div>
+      <FigureGlossary engine={results.engine} ids={ids} />
+    </>
   );
 }

@@ -35,6 +35,8 @@ interface SaveBarProps {
   /** Why the draft cannot be published yet for its review (missing approvals), or null. */
   reviewBlock?: string | null;
   onPublish: () => void;
+  /** Given where schedules are offered: "Schedule publish…" sits beside Publish. */
+  onSchedulePublish?: (() => void) | undefined;
 }
 
 /** A button that shows and hides one of the page's panels. */
@@ -75,9 +77,13 @@ export function SaveBar({
   changes,
   reviewBlock = null,
   onPublish,
+  onSchedulePublish,
 }: SaveBarProps) {
   const publishHintId = useId();
   const id = encodeURIComponent(configId);
+  // A scheduled publish is a publish: held back for the same reason, said the same way.
+  const publishBlocked = !valid || reviewBlock !== null;
+  const publishHint = publishBlocked ? publishHintId : undefined;
   return (
     <>
       {canWrite && (
@@ -100,12 +106,17 @@ export function SaveBar({
         <PanelToggle label="Show operations" toggle={operations} disabled={!ready} />
         <PanelToggle label="Show changes" toggle={changes} disabled={!ready} />
         {isDraft && canPublish && (
-          <Button
-            disabled={!valid || reviewBlock !== null}
-            aria-describedby={valid && reviewBlock === null ? undefined : publishHintId}
-            onClick={onPublish}
-          >
+          <Button disabled={publishBlocked} aria-describedby={publishHint} onClick={onPublish}>
             Publish
+          </Button>
+        )}
+        {isDraft && canPublish && onSchedulePublish && (
+          <Button
+            disabled={publishBlocked}
+            aria-describedby={publishHint}
+            onClick={onSchedulePublish}
+          >
+            Schedule publish…
           </Button>
         )}
         <Link className="button button-secondary" to={`/configs/${id}/history`}>

@@ -23,6 +23,8 @@ import { ProblemsPanel } from '../components/problems-panel';
 import { PublishDialog } from '../components/publish-dialog';
 import { ReleasePanel } from '../components/release-panel';
 import { SaveBar } from '../components/save-bar';
+import { ScheduleDialog } from '../components/schedule-dialog';
+import { useConfigSchedules } from '../api/schedules';
 import { editConflictsOf } from '../../../api/edit-config';
 import { ConflictResolution } from './conflict-resolution';
 import { useEditSession, type SessionConfig } from './edit-session';
@@ -73,6 +75,7 @@ export function ConfigEditorView({
   const [ready, setReady] = useState(false);
   const [showChanges, setShowChanges] = useState(false);
   const [publishOpen, setPublishOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   // Set while the page itself moves on (a save made a new draft, a publish): no prompt.
   const leaving = useRef(false);
   // What a save that created this draft left for it: what to highlight, the view.
@@ -102,6 +105,9 @@ export function ConfigEditorView({
   const { config, report } = session;
   const isDraft = config.kind === 'draft';
   const base = useConfig(isDraft ? config.base_config_id : null);
+  // null: the server offers no schedules, so there is nothing to schedule with.
+  const schedules = useConfigSchedules(config.id);
+  const canSchedule = isDraft && canPublish && schedules.data != null;
   const baseLabel = base.data?.label ?? 'the config it came from';
   // Only for the report that save got: a newer version's issues name nothing.
   const saved = lastSave?.report === report ? lastSave.edit : null;
@@ -268,6 +274,7 @@ export function ConfigEditorView({
           }}
           reviewBlock={review.publishBlock}
           onPublish={() => setPublishOpen(true)}
+          onSchedulePublish={canSchedule ? () => setScheduleOpen(true) : undefined}
         />
       </form>
 
@@ -310,7 +317,7 @@ export function ConfigEditorView({
         onChooseSyntax={(issue) => editor.current?.selectIssue(issue)}
       />
       {review.panel}
-      <ReleasePanel config={config} isDraft={isDraft} canPublish={canPublish} />
+      <ReleasePanel configId={config.id} />
 
       {isDraft && (
         <PublishDialog
@@ -321,6 +328,13 @@ export function ConfigEditorView({
           unsaved={session.dirty}
           onClose={() => setPublishOpen(false)}
           onPublished={onPublished}
+        />
+      )}
+      {canSchedule && (
+        <ScheduleDialog
+          open={scheduleOpen}
+          draft={{ id: config.id, label: config.label }}
+          onClose={() => setScheduleOpen(false)}
         />
       )}
       {session.conflict?.fields && (
