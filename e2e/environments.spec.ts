@@ -251,12 +251,10 @@ test.describe('dark theme', () => {
     await expect(environment(page)).toHaveClass(/environment-production/);
     await expectNoAxeViolations(page);
 
-    // Production's policy wants an approval: until then scheduling waits, as Publish does.
-    await api(seed, owner, 'POST', `/configs/${draft.id}/review-request`, {}, production);
-    await api(seed, organization.reviewer, 'POST', `/configs/${draft.id}/reviews`, {
-      verdict: 'approve',
-    });
+    // Production's policy wants an approval that has not come yet: Publish waits for it, but
+    // a publish may still be scheduled (the policy is checked when it runs).
     await page.goto(`/a/${production}/configs/${draft.id}`);
+    await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeDisabled();
     await page.getByRole('button', { name: 'Schedule publish…' }).click();
     const dialog = page.getByRole('dialog', { name: /Schedule the publish of/ });
     await expect(dialog.getByLabel(/Production is protected/)).toBeVisible();

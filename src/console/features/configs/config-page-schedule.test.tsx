@@ -1,6 +1,7 @@
 /**
- * "Schedule publish…" beside Publish on a draft's page: offered to whoever may publish,
- * held back when Publish is and for the same reason, and it schedules this draft.
+ * "Schedule publish…" beside Publish on a draft's page: offered to whoever may publish, held
+ * back with Publish for a draft with errors, offered while approvals are missing (the policy
+ * is checked when it runs), and it schedules this draft.
  */
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -28,8 +29,13 @@ const http = setupContractServer();
 const VIEWER: AuthStatus = { ...ADMIN_STATUS, role: 'viewer', permissions: ['config:read'] };
 
 /** The draft cfg_d on a server that offers schedules; what POST /schedules received. */
-function open({ status = ADMIN_STATUS, yaml = LIVE_YAML, pending = [] as Schedule[] } = {}) {
-  const server = new ConfigServer({ status });
+function open({
+  status = ADMIN_STATUS,
+  yaml = LIVE_YAML,
+  pending = [] as Schedule[],
+  approvalsRequired = 0,
+} = {}) {
+  const server = new ConfigServer({ status, approvalsRequired });
   server.add({ id: 'cfg_d', label: 'Bigger buttons', yaml });
   const posted: CreateScheduleRequest[] = [];
   connectForTest();
@@ -92,6 +98,16 @@ describe('Schedule publish… on a draft', () => {
     expect((schedule as HTMLButtonElement).disabled).toBe(true);
     expect(describedBy(schedule)).toBe('Fix the errors before publishing.');
     expect(describedBy(schedule)).toBe(describedBy(publish));
+  });
+
+  it('may be scheduled while the approvals Publish waits for are missing', async () => {
+    open({ approvalsRequired: 1 });
+    const schedule = await screen.findByRole('button', { name: 'Schedule publish…' });
+    const publish = screen.getByRole('button', { name: 'Publish' });
+    await waitFor(() => expect((publish as HTMLButtonElement).disabled).toBe(true));
+    expect(describedBy(publish)).toMatch(/approval/);
+    expect((schedule as HTMLButtonElement).disabled).toBe(false);
+    expect(schedule.getAttribute('aria-describedby')).toBeNull();
   });
 
   it('is not offered to a viewer', async () => {

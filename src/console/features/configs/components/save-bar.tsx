@@ -81,9 +81,11 @@ export function SaveBar({
 }: SaveBarProps) {
   const publishHintId = useId();
   const id = encodeURIComponent(configId);
-  // A scheduled publish is a publish: held back for the same reason, said the same way.
   const publishBlocked = !valid || reviewBlock !== null;
   const publishHint = publishBlocked ? publishHintId : undefined;
+  // A publish may be scheduled before its approvals arrive: the review policy is checked
+  // when it runs. A draft with errors cannot be published then either.
+  const scheduleHint = valid ? undefined : publishHintId;
   return (
     <>
       {canWrite && (
@@ -111,11 +113,7 @@ export function SaveBar({
           </Button>
         )}
         {isDraft && canPublish && onSchedulePublish && (
-          <Button
-            disabled={publishBlocked}
-            aria-describedby={publishHint}
-            onClick={onSchedulePublish}
-          >
+          <Button disabled={!valid} aria-describedby={scheduleHint} onClick={onSchedulePublish}>
             Schedule publish…
           </Button>
         )}
