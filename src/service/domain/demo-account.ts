@@ -16,6 +16,7 @@ import type { CreateMetricRequest } from '../../contract/experiments';
 import { configData, parseConfig } from '../../configs/parse';
 import type { Principal } from '../store/records';
 import { liveTestsIn, LiveTestsReader } from './experiments/live-tests';
+import { liveConfigData } from './live-config-data';
 import { ResultsComputation } from './experiments/results-computation';
 import { seedSimulatedResults } from './experiments/simulated-results';
 import { Metrics } from './metrics';
@@ -79,10 +80,7 @@ async function seedDemoResults(store: Store, principal: Principal, now: Date): P
   const liveTests = new LiveTestsReader({
     store,
     clock,
-    configData: async (id, stamp) => {
-      const read = configData(parseConfig((await store.getConfig(id, stamp.id))?.yaml ?? ''));
-      return read.ok ? read.data : undefined;
-    },
+    configData: (id, stamp) => liveConfigData(store, id, stamp),
   });
   // Read from the text, not through liveTests: that would start the phase now, not 14 days ago.
   const read = configData(parseConfig(DEMO_CONFIG_YAML));
