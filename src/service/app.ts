@@ -280,7 +280,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientKeyRoutes(app, clientKeys);
   registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, new AuditTrail(store));
-  registerMetricRoutes(app, new Metrics(store, clock));
+  const liveTests = new LiveTestsReader({ store, clock, configData: deliveryReads.configData });
+  registerMetricRoutes(app, new Metrics(store, clock, liveTests));
   const schedules = new Schedules(store, clock, configs);
   registerEnvironmentRoutes(app, {
     environments: new Environments(store, clock),
@@ -297,7 +298,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.retention !== false) {
     registerPruner(app, store, clock, { ...DEFAULT_RETENTION, ...options.retention });
   }
-  const liveTests = new LiveTestsReader({ store, clock, configData: deliveryReads.configData });
   registerEventRoutes(
     app,
     new EventIngestion({

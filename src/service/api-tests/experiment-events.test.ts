@@ -164,6 +164,20 @@ describe('POST /delivery/{client_key}/events', () => {
     expectProblem(await sendEvents([exposure('u1')], { key: made.key }), 404);
   });
 
+  it('refuses the very next batch of a key revoked after it sent events (404)', async () => {
+    const made = await ok(service, service.adminKey, 'createClientKey', {
+      payload: { name: 'Fleet' },
+    });
+    const before = expectSuccess(
+      'sendEvents',
+      await sendEvents([exposure('u1')], { key: made.key }),
+      202,
+    );
+    expect(before.accepted).toBe(1);
+    await ok(service, service.adminKey, 'revokeClientKey', { params: { id: made.id } });
+    expectProblem(await sendEvents([exposure('u2')], { key: made.key }), 404);
+  });
+
   it("rejects exposures of a test whose app is outside the key's apps", async () => {
     const scoped = await ok(service, service.adminKey, 'createClientKey', {
       payload: { name: 'iOS', apps: ['ios-app'] },

@@ -226,6 +226,22 @@ describe('GET /metrics', () => {
     expect(updated.used_by).toEqual([{ test_id: 'bigger-button', role: 'guardrail' }]);
   });
 
+  it("reads a metric's tests without starting their phases: a phase dates from its first use", async () => {
+    await ok(service, admin, 'createMetric', { payload: CHECKOUT_RATE });
+    await ok(service, admin, 'listMetrics');
+    clock.advance(60_000);
+    // The account's first event starts the running test's phase.
+    const { key } = await ok(service, admin, 'createClientKey', { payload: { name: 'Apps' } });
+    const at = clock.now().toISOString();
+    const event = { kind: 'metric', event: 'checkout', unit: 'u1', at, id: 'm1' };
+    const params = { client_key: key };
+    await ok(service, undefined, 'sendEvents', { params, payload: { events: [event] } });
+    const results = await ok(service, admin, 'getResults', {
+      params: { test_id: 'bigger-button' },
+    });
+    expect(results.phase.started_at).toBe('2026-11-22T10:01:00.000Z');
+  });
+
   it('is read with config:read; every change needs config:write (403)', async () => {
     await ok(service, admin, 'createMetric', { payload: CHECKOUT_RATE });
     const viewer = await service.keyFor('viewer');

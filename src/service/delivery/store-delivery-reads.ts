@@ -6,9 +6,8 @@
  */
 import { deliveryViewOf, type LiveConfigStamp } from '../../configs/delivery-view';
 
-import { configData, parseConfig } from '../../configs/parse';
-
 import { keyCanRead } from '../domain/client-keys';
+import { liveConfigData } from '../domain/live-config-data';
 import type { Store } from '../store/store';
 
 import type { DeliveryReads } from './delivery-reads';
@@ -37,12 +36,7 @@ export function createDeliveryReads(deps: {
   const { store, cache } = deps;
 
   const dataOf = (accountId: string, stamp: LiveConfigStamp) =>
-    cache.configData(stamp, async () => {
-      const text = (await store.getConfig(accountId, stamp.id))?.yaml;
-      if (text === undefined) return undefined;
-      const read = configData(parseConfig(text));
-      return read.ok ? read.data : undefined;
-    });
+    cache.configData(stamp, () => liveConfigData(store, accountId, stamp));
 
   const build = async (
     accountId: string,

@@ -16,6 +16,7 @@ import type { CreateMetricRequest } from '../../contract/experiments';
 import { configData, parseConfig } from '../../configs/parse';
 import type { Principal } from '../store/records';
 import { liveTestsIn, LiveTestsReader } from './experiments/live-tests';
+import { liveConfigData } from './live-config-data';
 import { ResultsComputation } from './experiments/results-computation';
 import { seedSimulatedResults } from './experiments/simulated-results';
 import { Metrics } from './metrics';
@@ -73,17 +74,14 @@ const DEMO_METRICS: readonly CreateMetricRequest[] = [
 /** The demo's metrics, and 14 days of made-up visitors of its running test. */
 async function seedDemoResults(store: Store, principal: Principal, now: Date): Promise<void> {
   const clock = () => now;
-  const metrics = new Metrics(store, clock);
-  for (const metric of DEMO_METRICS) await metrics.create(principal, metric);
-  const accountId = principal.account.id;
   const liveTests = new LiveTestsReader({
     store,
     clock,
-    configData: async (id, stamp) => {
-      const read = configData(parseConfig((await store.getConfig(id, stamp.id))?.yaml ?? ''));
-      return read.ok ? read.data : undefined;
-    },
+    configData: (id, stamp) => liveConfigData(store, id, stamp),
   });
+  const metrics = new Metrics(store, clock, liveTests);
+  for (const metric of DEMO_METRICS) await metrics.create(principal, metric);
+  const accountId = principal.account.id;
   // Read from the text, not through liveTests: that would start the phase now, not 14 days ago.
   const read = configData(parseConfig(DEMO_CONFIG_YAML));
   const test = liveTestsIn(read.ok ? read.data : undefined).get('bigger-button');

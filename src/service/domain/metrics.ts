@@ -9,29 +9,24 @@ import {
   type MetricRole,
   type UpdateMetricRequest,
 } from '../../contract/experiments';
-import { readConfigContents } from '../../configs/config-contents';
-import { configData, parseConfig } from '../../configs/parse';
 import type { MetricChange } from '../store/metrics/metrics';
 import type { MetricRecord, Principal } from '../store/records';
 import type { Store } from '../store/store';
 import { audit } from './audit';
 import type { Clock } from './clock';
+import type { LiveTest, LiveTestsReader } from './experiments/live-tests';
 import { limitReached, LIMITS } from './limits';
 import { notFound, Refused } from './refusals';
 
 /** The tests naming each metric id, in the config's order, goals before guardrails. */
 type Usage = ReadonlyMap<string, readonly { test_id: string; role: MetricRole }[]>;
 
-/** Accounts whose live config's usage is kept: a published config never changes. */
-const USAGE_MEMO_ACCOUNTS = 256;
-
 export class Metrics {
-  /** By account: the live config's id and what it names (a live config is read once). */
-  private readonly usage = new Map<string, { readonly liveId: string; readonly usage: Usage }>();
-
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** The live config's tests, read once per live config for events, results and this. */
+    private readonly liveTests: LiveTestsReader,
   ) {}
 
   async list(principal: Principal): Promise<Metric[]> {
@@ -94,19 +89,7 @@ export class Metrics {
 
   /** Which tests of the account's live config name which metrics. */
   private async usageOf(accountId: string): Promise<Usage> {
-    const liveId = await this.store.getLiveId(accountId);
-    if (liveId === undefined) return new Map();
-    const kept = this.usage.get(accountId);
-    if (kept?.liveId === liveId) return kept.usage;
-    const live = await this.store.getConfig(accountId, liveId);
-    const usage = live ? usageIn(live.yaml) : new Map();
-    this.usage.delete(accountId);
-    if (this.usage.size >= USAGE_MEMO_ACCOUNTS) {
-      const oldest = this.usage.keys().next().value;
-      if (oldest !== undefined) this.usage.delete(oldest);
-    }
-    this.usage.set(accountId, { liveId, usage });
-    return usage;
+    return usageIn((await this.liveTests.currentTests(accountId)).values());
   }
 }
 
@@ -115,11 +98,9 @@ export async function metricIdsOf(store: Store, accountId: string): Promise<stri
   return (await store.listMetrics(accountId)).map((metric) => metric.id);
 }
 
-function usageIn(yaml: string): Usage {
-  const read = configData(parseConfig(yaml));
+function usageIn(tests: Iterable<LiveTest>): Usage {
   const usage = new Map<string, { test_id: string; role: MetricRole }[]>();
-  if (!read.ok) return usage;
-  for (const test of readConfigContents(read.data).abTests) {
+  for (const test of tests) {
     const named = [
       ...test.metrics.map((id) => ({ id, role: 'goal' as const })),
       ...test.guardrails.map((id) => ({ id, role: 'guardrail' as const })),

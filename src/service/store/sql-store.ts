@@ -1,6 +1,8 @@
 /**
  * The Store on either database: each method runs its aggregate's operation on the executor
- * (sql/sql.ts explains operations), as a read, a snapshot or a write. SqliteStore and
+ * (sql/sql.ts explains operations), as a read, a snapshot or a write. The people's and the
+ * experiments' methods sit in parts of their own that it extends (sql-people-store.ts, then
+ * sql-experiment-store.ts: one base class each, as TypeScript allows); SqliteStore and
  * PostgresStore add what only their database does.
  */
 import type { PageRequest } from './pages';
@@ -16,7 +18,6 @@ import type { TextMemo } from './configs/stored-text';
 import { unitOfWork } from './configs/unit-of-work';
 import type { DatabaseState } from './health/database-health';
 import type { LiveChanges } from './live-changes/live-changes';
-import * as metrics from './metrics/metrics';
 import * as outbox from './outbox/outbox';
 import { OutboxQueued, type OutboxQueuedListener } from './outbox/outbox-queued';
 import type { AttemptResult } from './outbox/webhook-outbox';
@@ -24,43 +25,31 @@ import type {
   ApiKeyRecord,
   AuditRecord,
   ClientKeyRecord,
-  InvitationRecord,
-  MetricRecord,
   PersonRecord,
   EventData,
   ScheduleRecord,
-  SessionRecord,
   UserRecord,
   WebhookDeliveryRecord,
   WebhookRecord,
 } from './records';
 import * as retention from './retention/retention';
 import * as reviews from './reviews/reviews';
+import { SqlExperimentStore } from './sql-experiment-store';
 import { liveChanged, type Executor } from './sql/sql';
 import type { ConfigReads, ConfigTransaction, NewAccount, Store } from './store';
 import * as webhooks from './webhooks/webhooks';
-import type { Role } from '../../contract/auth-status';
-import * as invitations from './invitations/invitations';
-import * as people from './people/people';
-import type { OrganizationSettingsChange } from './people/people';
-import type { SessionsOf } from './people/people-store';
 import type { WebhookEvent } from '../../contract/webhooks';
-import * as signIns from './people/sign-ins';
-import type { SignInWrites } from './people/sign-ins';
 import * as environments from './environments/environments';
 import * as schedules from './schedules/schedules';
-import * as experimentEvents from './experiments/experiment-events';
-import * as experimentResults from './experiments/experiment-results';
-import * as sessions from './sessions/sessions';
-import * as signInFailures from './sign-in-failures/sign-in-failures';
-import type { FailureScope } from './sign-in-failures/sign-in-failures';
 
-export abstract class SqlStore implements Store {
-  protected abstract readonly db: Executor;
+export abstract class SqlStore extends SqlExperimentStore implements Store {
+  protected abstract override readonly db: Executor;
   /** Whether the label search's index reads matches newest first (and needs no window). */
   protected abstract readonly labelIndex: configs.LabelIndexOrder;
   /** `texts`: what this store packed and unpacked lately (its own, never another store's). */
-  constructor(protected readonly texts: TextMemo) {}
+  constructor(protected readonly texts: TextMemo) {
+    super();
+  }
 
   abstract readonly liveChanges: LiveChanges;
   protected readonly outboxQueued = new OutboxQueued();
@@ -83,118 +72,6 @@ export abstract class SqlStore implements Store {
   }
   getUser(id: string) {
     return this.db.read(accounts.getUser(id));
-  }
-
-  addSignInFailures(
-    subjects: readonly { readonly scope: FailureScope; readonly subject: string }[],
-    at: string,
-  ) {
-    return this.db.write(signInFailures.addSignInFailures(subjects, at));
-  }
-  countSignInFailures(scope: FailureScope, subject: string, since: string) {
-    return this.db.read(signInFailures.countSignInFailures(scope, subject, since));
-  }
-  clearSignInFailures(scope: FailureScope, subject: string) {
-    return this.db.writeOne(signInFailures.clearSignInFailures(scope, subject));
-  }
-  pruneSignInFailures(before: string, limit: number) {
-    return this.db.writeOne(signInFailures.pruneSignInFailures(before, limit));
-  }
-  serviceSecret(name: string, candidate: string, at: string) {
-    return this.db.write(people.serviceSecret(name, candidate, at));
-  }
-  getOrganization(id: string) {
-    return this.db.read(people.getOrganization(id));
-  }
-  organizationsWithSso() {
-    return this.db.read(people.organizationsWithSso());
-  }
-  getSsoSecret(organizationId: string) {
-    return this.db.read(people.getSsoSecret(organizationId));
-  }
-  setOrganizationSettings(
-    organizationId: string,
-    change: OrganizationSettingsChange,
-    audits: readonly AuditRecord[],
-  ) {
-    return this.db.write(people.setOrganizationSettings(organizationId, change, audits));
-  }
-  firstAccountOf(organizationId: string) {
-    return this.db.read(people.firstAccountOf(organizationId));
-  }
-  async addAuditRecord(record: AuditRecord) {
-    await this.db.writeOne(auditLog.addAudit(record));
-  }
-  getPerson(id: string) {
-    return this.db.read(people.getPerson(id));
-  }
-  findPersonBySubject(issuer: string, subject: string) {
-    return this.db.read(people.findPersonBySubject(issuer, subject));
-  }
-  findPersonByEmail(organizationId: string, email: string) {
-    return this.db.read(people.findPersonByEmail(organizationId, email));
-  }
-  peopleByEmail(email: string) {
-    return this.db.read(people.peopleByEmail(email));
-  }
-  membershipsOf(personId: string) {
-    return this.db.read(people.membershipsOf(personId));
-  }
-  membershipOfPerson(accountId: string, personId: string) {
-    return this.db.read(people.membershipOfPerson(accountId, personId));
-  }
-  membershipByEmail(accountId: string, email: string) {
-    return this.db.read(people.membershipByEmail(accountId, email));
-  }
-  listMembers(accountId: string, page: PageRequest) {
-    return this.db.read(people.listMembers(accountId, page));
-  }
-  getMember(accountId: string, userId: string) {
-    return this.db.read(people.getMember(accountId, userId));
-  }
-  setMemberRole(accountId: string, userId: string, role: Role, audit: AuditRecord) {
-    return this.db.write(people.setMemberRole(accountId, userId, role, audit));
-  }
-  removeMember(accountId: string, userId: string, at: string, audit: AuditRecord) {
-    return this.db.write(people.removeMember(accountId, userId, at, audit));
-  }
-
-  recordSignIn(writes: SignInWrites) {
-    return this.db.write(signIns.recordSignIn(writes));
-  }
-  insertSession(session: SessionRecord, audit: AuditRecord | null) {
-    return this.db.write(sessions.insertSession(session, audit));
-  }
-  findSessionByHash(tokenHash: string) {
-    return this.db.read(sessions.findSessionByHash(tokenHash));
-  }
-  getSession(id: string) {
-    return this.db.read(sessions.getSession(id));
-  }
-  touchSession(id: string, at: string) {
-    return this.db.writeOne(sessions.touchSession(id, at));
-  }
-  endSession(id: string, at: string, reason: string, audit: AuditRecord | null) {
-    return this.db.write(sessions.endSession(id, at, reason, audit));
-  }
-  endSessions(of: SessionsOf, at: string, reason: string, audit: AuditRecord) {
-    return this.db.write(sessions.endSessions(of, at, reason, audit));
-  }
-  listOpenSessions(personId: string, page: PageRequest) {
-    return this.db.read(sessions.listOpenSessions(personId, page));
-  }
-
-  insertInvitation(invitation: InvitationRecord, audit: AuditRecord) {
-    return this.db.write(invitations.insertInvitation(invitation, audit));
-  }
-  listInvitations(accountId: string, page: PageRequest) {
-    return this.db.read(invitations.listInvitations(accountId, page));
-  }
-  findInvitationByToken(tokenHash: string) {
-    return this.db.read(invitations.findInvitationByToken(tokenHash));
-  }
-  revokeInvitation(accountId: string, id: string, at: string, audit: AuditRecord) {
-    return this.db.write(invitations.revokeInvitation(accountId, id, at, audit));
   }
 
   insertApiKey(key: ApiKeyRecord, audit: AuditRecord, limit: number) {
@@ -302,28 +179,6 @@ export abstract class SqlStore implements Store {
     return this.outboxQueued.subscribe(listener);
   }
 
-  listMetrics(accountId: string) {
-    return this.db.read(metrics.listMetrics(accountId));
-  }
-  getMetric(accountId: string, id: string) {
-    return this.db.read(metrics.getMetric(accountId, id));
-  }
-  createMetric(metric: MetricRecord, audit: AuditRecord, limit: number) {
-    return this.db.write(metrics.createMetric(metric, audit, limit));
-  }
-  updateMetric(
-    accountId: string,
-    id: string,
-    change: metrics.MetricChange,
-    at: string,
-    audit: AuditRecord,
-  ) {
-    return this.db.write(metrics.updateMetric(accountId, id, change, at, audit));
-  }
-  deleteMetric(accountId: string, id: string, audit: AuditRecord) {
-    return this.db.write(metrics.deleteMetric(accountId, id, audit));
-  }
-
   listAudit(
     accountId: string,
     filter: AuditFilter,
@@ -427,55 +282,5 @@ export abstract class SqlStore implements Store {
   }
   nextRunAt() {
     return this.db.read(schedules.nextRunAt());
-  }
-  ingestEvents(
-    accountId: string,
-    events: readonly experimentEvents.StoredEvent[],
-    receivedMs: number,
-  ) {
-    return this.db.write(experimentEvents.ingestEvents(accountId, events, receivedMs));
-  }
-  syncPhases(accountId: string, running: readonly experimentEvents.RunningTest[], at: string) {
-    return this.db.write(experimentEvents.syncPhases(accountId, running, at));
-  }
-  markSimulated(accountId: string, testId: string, phase: number) {
-    return this.db.writeOne(experimentEvents.markSimulated(accountId, testId, phase));
-  }
-  phasesOfTest(accountId: string, testId: string) {
-    return this.db.read(experimentEvents.phasesOfTest(accountId, testId));
-  }
-  unitPage(
-    place: experimentResults.UnitPlace,
-    metrics: readonly experimentResults.CountedMetric[],
-    afterUnit: string,
-    limit: number,
-  ) {
-    return this.db.read(experimentResults.unitPage(place, metrics, afterUnit, limit));
-  }
-  mismatchesOf(accountId: string, testId: string, phase: number) {
-    return this.db.read(experimentResults.mismatchesOf(accountId, testId, phase));
-  }
-  saveResults(
-    accountId: string,
-    testId: string,
-    row: experimentResults.ResultsRow,
-    startedAt: string,
-  ) {
-    return this.db.write(experimentResults.saveResults(accountId, testId, row, startedAt));
-  }
-  resultsOfPhase(accountId: string, testId: string, phase: number) {
-    return this.db.read(experimentResults.resultsOfPhase(accountId, testId, phase));
-  }
-  latestResults(accountId: string, testId: string, phase: number) {
-    return this.db.read(experimentResults.latestResults(accountId, testId, phase));
-  }
-  requestRefresh(accountId: string, testId: string, at: string) {
-    return this.db.writeOne(experimentResults.requestRefresh(accountId, testId, at));
-  }
-  phasesToCompute(endedSince: string) {
-    return this.db.read(experimentResults.phasesToCompute(endedSince));
-  }
-  pruneExperimentEvents(beforeMs: number, limit: number) {
-    return this.db.write(experimentResults.pruneExperimentEvents(beforeMs, limit));
   }
 }

@@ -83,7 +83,10 @@ export class EventIngestion {
     events: readonly unknown[],
   ): Promise<EventBatchAnswer | undefined> {
     const { store, clock, liveTests, budget } = this.deps;
-    const found = await store.findDeliveryKey(clientKey);
+    // The delivery reads' lookup: memoised where the store has one, a revoke seen at once.
+    const found = store.findDeliveryKeyNow
+      ? store.findDeliveryKeyNow(clientKey)
+      : await store.findDeliveryKey(clientKey);
     if (!found || found.key.revoked_at !== null) return undefined;
     const wait = budget.take(found.key.id, events.length);
     if (wait !== undefined)

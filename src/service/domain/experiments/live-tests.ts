@@ -32,6 +32,8 @@ const REMEMBERED = 256;
 
 export class LiveTestsReader {
   private readonly known = new Map<string, Promise<LiveExperiments>>();
+  /** The tests alone, read apart: naming them must not start phases (see `currentTests`). */
+  private readonly knownTests = new Map<string, Promise<ReadonlyMap<string, LiveTest>>>();
 
   constructor(
     private readonly deps: {
@@ -45,14 +47,7 @@ export class LiveTestsReader {
   /** The live config's tests and phases; none when the account has no live config. */
   of(accountId: string, stamp: LiveConfigStamp | undefined): Promise<LiveExperiments> {
     if (!stamp) return Promise.resolve(NONE);
-    const key = `${accountId}\u0000${stamp.id}\u0000${stamp.revision}`;
-    const known = this.known.get(key);
-    if (known) return known;
-    const reading = this.read(accountId, stamp);
-    if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value ?? '');
-    this.known.set(key, reading);
-    reading.catch(() => this.known.delete(key));
-    return reading;
+    return remembered(this.known, keyOf(accountId, stamp), () => this.read(accountId, stamp));
   }
 
   /** The account's live tests now (the results job and reads). */
@@ -60,8 +55,27 @@ export class LiveTestsReader {
     return this.of(accountId, await this.deps.store.getLiveStamp(accountId));
   }
 
+  /**
+   * The account's live tests now, phases untouched: for what only names them (a metric's
+   * users). Starting phases here would date a phase from that read, not from the test's
+   * first event or count (the demo account dates its phase in the past after naming it).
+   */
+  async currentTests(accountId: string): Promise<ReadonlyMap<string, LiveTest>> {
+    const stamp = await this.deps.store.getLiveStamp(accountId);
+    return stamp ? this.testsOf(accountId, stamp) : NONE.tests;
+  }
+
+  private testsOf(
+    accountId: string,
+    stamp: LiveConfigStamp,
+  ): Promise<ReadonlyMap<string, LiveTest>> {
+    return remembered(this.knownTests, keyOf(accountId, stamp), async () =>
+      liveTestsIn(await this.deps.configData(accountId, stamp)),
+    );
+  }
+
   private async read(accountId: string, stamp: LiveConfigStamp): Promise<LiveExperiments> {
-    const tests = liveTestsIn(await this.deps.configData(accountId, stamp));
+    const tests = await this.testsOf(accountId, stamp);
     const running = [...tests.values()]
       .filter((test) => test.status === 'running')
       .map((test) => ({
@@ -75,6 +89,25 @@ export class LiveTestsReader {
     );
     return { tests, phases };
   }
+}
+
+function keyOf(accountId: string, stamp: LiveConfigStamp): string {
+  return `${accountId}\u0000${stamp.id}\u0000${stamp.revision}`;
+}
+
+/** The reading kept under `key`, or `read()` kept there; the oldest forgotten past a bound. */
+function remembered<T>(
+  known: Map<string, Promise<T>>,
+  key: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  const kept = known.get(key);
+  if (kept) return kept;
+  const reading = read();
+  if (known.size >= REMEMBERED) known.delete(known.keys().next().value ?? '');
+  known.set(key, reading);
+  reading.catch(() => known.delete(key));
+  return reading;
 }
 
 /** The A/B tests of a config's data, by id (the first of a repeated id). */

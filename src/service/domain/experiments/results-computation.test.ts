@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SHOP_YAML, manualClock } from '../../testing/api';
 import { createAccount } from '../../testing/made-at';
 import { openTestStore, type TestStore } from '../../testing/test-store';
-import { configData, parseConfig } from '../../../configs/parse';
 import { isStale, ResultsJob } from '../../experiments/results-job';
 import type { StoredEvent } from '../../store/experiments/experiment-events';
+import { liveConfigData } from '../live-config-data';
 import { LiveTestsReader } from './live-tests';
 import { ResultsComputation } from './results-computation';
 import { parseSums } from './results-sums';
@@ -42,10 +42,7 @@ function computation(unitPage: number) {
   const liveTests = new LiveTestsReader({
     store,
     clock: clock.clock,
-    configData: async (account, stamp) => {
-      const read = configData(parseConfig((await store.getConfig(account, stamp.id))?.yaml ?? ''));
-      return read.ok ? read.data : undefined;
-    },
+    configData: (account, stamp) => liveConfigData(store, account, stamp),
   });
   return {
     liveTests,

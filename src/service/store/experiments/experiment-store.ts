@@ -15,7 +15,11 @@ export interface ExperimentStore {
     events: readonly StoredEvent[],
     receivedMs: number,
   ): Promise<IngestCounts>;
-  /** Phases in line with the running tests (domain/experiments/phases.ts); current numbers. */
+  /**
+   * Phases in line with the running tests, the current number of each: a test whose weights
+   * changed starts its next phase (domain/experiments/live-tests.ts asks on its first read of
+   * a live config; experiment-events.ts keeps the phases).
+   */
   syncPhases(
     accountId: string,
     running: readonly RunningTest[],
