@@ -262,6 +262,49 @@ describe('X-Account-Id', () => {
     );
   });
 
+  it('needs no X-Account-Id on the endpoints about the person, for one in several accounts', async () => {
+    const cookie = await invitedPersonInSession(service, 'ana@acme.com');
+    const staging = await createStaging();
+    await joinInSession(cookie, 'ana@acme.com', staging.id);
+    expectProblem(await sendInSession(service, cookie, 'getLiveConfig'), 400, 'account_required');
+
+    // Each acts on the account the session began in, or on the person alone.
+    const status = expectSuccess(
+      'getAuthStatus',
+      await sendInSession(service, cookie, 'getAuthStatus'),
+    );
+    expect(status).toMatchObject({ account_id: service.account.account_id, role: 'editor' });
+    expectSuccess('listAccounts', await sendInSession(service, cookie, 'listAccounts'));
+    // Not an owner: refused for that, not for a missing header.
+    expectProblem(
+      await sendInSession(service, cookie, 'createAccount', {
+        payload: { name: 'Development', account_type: 'development' },
+      }),
+      403,
+      'forbidden',
+    );
+    expectSuccess('extendSession', await sendInSession(service, cookie, 'extendSession'));
+    // Joining staging signed the person in again: a session of theirs to end by its id.
+    const sessions = expectSuccess(
+      'listSessions',
+      await sendInSession(service, cookie, 'listSessions'),
+    );
+    const another = sessions.find((session) => !session.current);
+    expect(another).toBeDefined();
+    expect(
+      (
+        await sendInSession(service, cookie, 'endSession', {
+          params: { id: (another as { id: string }).id },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expectSuccess('endOtherSessions', await sendInSession(service, cookie, 'endOtherSessions'));
+    // Accepting a third account's invitation while signed in is about the person too.
+    const development = await createStaging('Development', { account_type: 'development' });
+    await joinInSession(cookie, 'ana@acme.com', development.id);
+    expectSuccess('signOut', await sendInSession(service, cookie, 'signOut'));
+  });
+
   it('asks a person in several accounts to name one, and acts on the one named', async () => {
     const cookie = await invitedPersonInSession(service, 'ana@acme.com');
     // Alone in one account, the session needs no header.
