@@ -109,6 +109,24 @@ describe('accounts of an organization', () => {
     );
   });
 
+  it("stores each account's protection as it was made: the operator's unprotected", async () => {
+    await ok(service, service.adminKey, 'createAccount', {
+      payload: { name: 'EU production', account_type: 'production' },
+    });
+    await createStaging('Staging');
+    await createStaging('Staging (protected)', { protected: true });
+    // Read back from the store, not from the answers that made them.
+    const accounts = await ok(service, service.adminKey, 'listAccounts');
+    expect(
+      Object.fromEntries(accounts.map((account) => [account.name, account.protected])),
+    ).toEqual({
+      'Test account': false,
+      'EU production': true,
+      Staging: false,
+      'Staging (protected)': true,
+    });
+  });
+
   it('refuses accounts to anyone but an owner, and copies only from the organization', async () => {
     const adminNotOwner = await service.keyFor('admin');
     expectProblem(
