@@ -69,6 +69,11 @@ export interface Endpoint {
    * next page's URL in `Link` unless it is the last.
    */
   readonly paged?: boolean;
+  /**
+   * About the person rather than one account (who am I, my accounts, my sessions): a session
+   * reaching several accounts needs no X-Account-Id here, and acts on the one it began in.
+   */
+  readonly personLevel?: boolean;
   /** What a 200 is when it is not one JSON value: Server-Sent Events, or JSON lines. */
   readonly stream?: 'text/event-stream' | 'application/x-ndjson';
   /** By status; `null` for a response without a body (204). */

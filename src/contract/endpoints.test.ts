@@ -108,6 +108,25 @@ describe('the contract table', () => {
     expect(seed.sort()).toEqual(['editConfig', 'getAuthStatus']);
   });
 
+  it('marks the endpoints about the person, not one account, as person-level', () => {
+    // A session reaching several accounts sends no X-Account-Id to these: add one knowingly.
+    const personLevel = endpoints.filter(([, endpoint]) => endpoint.personLevel === true);
+    expect(personLevel.map(([, endpoint]) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual(
+      [
+        'GET /auth/status',
+        'POST /auth/refresh',
+        'POST /auth/logout',
+        'GET /sessions',
+        'DELETE /sessions',
+        'DELETE /sessions/{id}',
+        'GET /accounts',
+        'POST /accounts',
+        'POST /invitations/{token}/accept',
+      ].sort(),
+    );
+    for (const [name, endpoint] of personLevel) expect(endpoint.auth, name).not.toBe('client_key');
+  });
+
   it('asks a key or a session of every endpoint but the probes and the ways to sign in', () => {
     const open = endpoints.filter(([, endpoint]) => endpoint.auth === 'public');
     expect(open.map(([, endpoint]) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([

@@ -94,6 +94,7 @@ export const contract = {
     seed: true,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     responses: { 200: authStatusSchema, ...problems(401, 429, 503) },
   }),
   editConfig: endpoint({

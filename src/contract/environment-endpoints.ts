@@ -36,6 +36,7 @@ export const environmentEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     responses: { 200: accountListSchema, ...problems(401, 403, 429, 503) },
   }),
   createAccount: endpoint({
@@ -48,6 +49,7 @@ export const environmentEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     body: createAccountSchema,
     bodyRequired: true,
     responses: {

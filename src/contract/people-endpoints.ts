@@ -107,6 +107,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     responses: { 200: authStatusSchema, ...problems(401, 403, 429, 503) },
   }),
   signOut: endpoint({
@@ -117,6 +118,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     responses: { 200: signOutResultSchema, ...problems(401, 403, 429, 503) },
   }),
   listSessions: endpoint({
@@ -127,6 +129,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     paged: true,
     query: pagedQuerySchema({}),
     responses: { 200: sessionListSchema, ...problems(400, 401, 429, 503) },
@@ -139,6 +142,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     params: sessionIdParamsSchema,
     responses: { 204: null, ...problems(401, 403, 404, 429, 503) },
   }),
@@ -150,6 +154,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'signed_in',
     permission: null,
+    personLevel: true,
     responses: { 200: endedSessionsSchema, ...problems(401, 403, 429, 503) },
   }),
   listMembers: endpoint({
@@ -265,6 +270,7 @@ export const peopleEndpoints = {
     seed: false,
     auth: 'public',
     permission: null,
+    personLevel: true,
     params: invitationTokenParamsSchema,
     body: acceptInvitationSchema,
     bodyRequired: false,

@@ -14,11 +14,9 @@ import {
   send,
   SHOP_YAML,
 } from '../testing/api';
-import { cookieOf, sendInSession, sessionFromKey } from '../testing/sessions';
+import { invitedPersonInSession, sendInSession, sessionFromKey } from '../testing/sessions';
 import { startTestService, type TestService } from '../testing/test-service';
 
-const FROM_CONSOLE = { 'x-requested-with': 'console', 'sec-fetch-site': 'same-origin' };
-const PASSWORD = 'correct horse battery staple';
 let time: ReturnType<typeof manualClock>;
 let service: TestService;
 
@@ -36,18 +34,19 @@ async function createStaging(name = 'Staging', extra: Record<string, unknown> = 
   });
 }
 
-/** A person invited with a password into the test account; their session's cookie. */
-async function personInSession(email: string, role: 'admin' | 'editor' | 'viewer' = 'editor') {
-  const created = await ok(service, service.adminKey, 'createInvitation', {
-    payload: { email, role },
+/** The signed-in person (`cookie`) accepts an invitation into `accountId` as a viewer. */
+async function joinInSession(cookie: string, email: string, accountId: string) {
+  const invited = await ok(service, service.adminKey, 'createInvitation', {
+    payload: { email, role: 'viewer' },
+    headers: { [ACCOUNT_HEADER]: accountId },
   });
-  const response = await send(service, undefined, 'acceptInvitation', {
-    params: { token: created.link.split('/').pop() as string },
-    payload: { password: PASSWORD },
-    headers: FROM_CONSOLE,
-  });
-  expectSuccess('acceptInvitation', response);
-  return cookieOf(response.headers['set-cookie']);
+  expectSuccess(
+    'acceptInvitation',
+    await sendInSession(service, cookie, 'acceptInvitation', {
+      params: { token: invited.link.split('/').pop() as string },
+      payload: {},
+    }),
+  );
 }
 
 describe('accounts of an organization', () => {
@@ -110,6 +109,24 @@ describe('accounts of an organization', () => {
     );
   });
 
+  it("stores each account's protection as it was made: the operator's unprotected", async () => {
+    await ok(service, service.adminKey, 'createAccount', {
+      payload: { name: 'EU production', account_type: 'production' },
+    });
+    await createStaging('Staging');
+    await createStaging('Staging (protected)', { protected: true });
+    // Read back from the store, not from the answers that made them.
+    const accounts = await ok(service, service.adminKey, 'listAccounts');
+    expect(
+      Object.fromEntries(accounts.map((account) => [account.name, account.protected])),
+    ).toEqual({
+      'Test account': false,
+      'EU production': true,
+      Staging: false,
+      'Staging (protected)': true,
+    });
+  });
+
   it('refuses accounts to anyone but an owner, and copies only from the organization', async () => {
     const adminNotOwner = await service.keyFor('admin');
     expectProblem(
@@ -127,7 +144,8 @@ describe('accounts of an organization', () => {
       400,
       'invalid_request',
     );
-    expect(refused.detail).toContain(other.account.account_id);
+    expect(refused.detail).toBe(`No account ${other.account.account_id} of your organization`);
+    expect(refused.errors?.[0]?.path).toBe('/copy_from');
     expectProblem(
       await send(service, service.adminKey, 'createAccount', {
         payload: { name: 'Odd', account_type: 'qa' },
@@ -205,7 +223,12 @@ describe('X-Account-Id', () => {
     expect(own.id).toBe((await ok(service, service.adminKey, 'getLiveConfig')).id);
 
     const editorKey = await service.keyFor('editor');
-    expectProblem(await send(service, editorKey, 'getLiveConfig', inStaging), 403, 'forbidden');
+    const notMember = expectProblem(
+      await send(service, editorKey, 'getLiveConfig', inStaging),
+      403,
+      'forbidden',
+    );
+    expect(notMember.detail).toBe(`You are not a member of the account ${staging.id}`);
     const other = await service.otherAccount();
     expectProblem(
       await send(service, service.adminKey, 'getLiveConfig', {
@@ -223,22 +246,89 @@ describe('X-Account-Id', () => {
     );
   });
 
+  it("refuses a person an account they are not a member of, and a member's key another account unless an owner's", async () => {
+    const staging = await createStaging();
+    const inStaging = { headers: { [ACCOUNT_HEADER]: staging.id } };
+    const cookie = await invitedPersonInSession(service, 'bo@acme.com', 'admin');
+    const notMember = expectProblem(
+      await sendInSession(service, cookie, 'getLiveConfig', inStaging),
+      403,
+      'forbidden',
+    );
+    expect(notMember.detail).toBe(`You are not a member of the account ${staging.id}`);
+
+    await joinInSession(cookie, 'bo@acme.com', staging.id);
+    // A member of both now: the session acts on staging, the person's key only on its own.
+    expectSuccess(
+      'getLiveConfig',
+      await sendInSession(service, cookie, 'getLiveConfig', inStaging),
+    );
+    const made = expectSuccess(
+      'createApiKey',
+      await sendInSession(service, cookie, 'createApiKey', {
+        payload: { name: 'Bo', permissions: ['config:read'] },
+        headers: { [ACCOUNT_HEADER]: service.account.account_id },
+      }),
+    );
+    const notOwner = expectProblem(
+      await send(service, made.secret, 'getLiveConfig', inStaging),
+      403,
+      'forbidden',
+    );
+    expect(notOwner.detail).toBe(
+      "An API key acts on its own account; only an organization owner's key may name another in X-Account-Id",
+    );
+  });
+
+  it('needs no X-Account-Id on the endpoints about the person, for one in several accounts', async () => {
+    const cookie = await invitedPersonInSession(service, 'ana@acme.com');
+    const staging = await createStaging();
+    await joinInSession(cookie, 'ana@acme.com', staging.id);
+    expectProblem(await sendInSession(service, cookie, 'getLiveConfig'), 400, 'account_required');
+
+    // Each acts on the account the session began in, or on the person alone.
+    const status = expectSuccess(
+      'getAuthStatus',
+      await sendInSession(service, cookie, 'getAuthStatus'),
+    );
+    expect(status).toMatchObject({ account_id: service.account.account_id, role: 'editor' });
+    expectSuccess('listAccounts', await sendInSession(service, cookie, 'listAccounts'));
+    // Not an owner: refused for that, not for a missing header.
+    expectProblem(
+      await sendInSession(service, cookie, 'createAccount', {
+        payload: { name: 'Development', account_type: 'development' },
+      }),
+      403,
+      'forbidden',
+    );
+    expectSuccess('extendSession', await sendInSession(service, cookie, 'extendSession'));
+    // Joining staging signed the person in again: a session of theirs to end by its id.
+    const sessions = expectSuccess(
+      'listSessions',
+      await sendInSession(service, cookie, 'listSessions'),
+    );
+    const another = sessions.find((session) => !session.current);
+    expect(another).toBeDefined();
+    expect(
+      (
+        await sendInSession(service, cookie, 'endSession', {
+          params: { id: (another as { id: string }).id },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expectSuccess('endOtherSessions', await sendInSession(service, cookie, 'endOtherSessions'));
+    // Accepting a third account's invitation while signed in is about the person too.
+    const development = await createStaging('Development', { account_type: 'development' });
+    await joinInSession(cookie, 'ana@acme.com', development.id);
+    expectSuccess('signOut', await sendInSession(service, cookie, 'signOut'));
+  });
+
   it('asks a person in several accounts to name one, and acts on the one named', async () => {
-    const cookie = await personInSession('ana@acme.com');
+    const cookie = await invitedPersonInSession(service, 'ana@acme.com');
     // Alone in one account, the session needs no header.
     await ok(service, undefined, 'getLiveConfig', { headers: { cookie } });
     const staging = await createStaging();
-    const invited = await ok(service, service.adminKey, 'createInvitation', {
-      payload: { email: 'ana@acme.com', role: 'viewer' },
-      headers: { [ACCOUNT_HEADER]: staging.id },
-    });
-    expectSuccess(
-      'acceptInvitation',
-      await sendInSession(service, cookie, 'acceptInvitation', {
-        params: { token: invited.link.split('/').pop() as string },
-        payload: {},
-      }),
-    );
+    await joinInSession(cookie, 'ana@acme.com', staging.id);
 
     const ambiguous = expectProblem(
       await sendInSession(service, cookie, 'getLiveConfig'),

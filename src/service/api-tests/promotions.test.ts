@@ -15,6 +15,7 @@ import {
   send,
   SHOP_YAML,
 } from '../testing/api';
+import { invitedPersonInSession, sendInSession } from '../testing/sessions';
 import { startTestService, type TestService } from '../testing/test-service';
 
 let service: TestService;
@@ -145,7 +146,8 @@ describe('POST /promotions', () => {
       400,
       'invalid_request',
     );
-    expect(refused.detail).toContain(stagingId);
+    expect(refused.detail).toBe(`You are not a member of an account ${stagingId}`);
+    expect(refused.errors?.[0]?.path).toBe('/from_account');
     expectProblem(
       await send(service, service.adminKey, 'previewPromotion', {
         payload: { from_account: service.account.account_id, to_account: stagingId },
@@ -161,6 +163,17 @@ describe('POST /promotions', () => {
         headers: inStaging(),
       }),
     );
+    // A person in a session names the target in the body: one they are a member of.
+    const cookie = await invitedPersonInSession(service, 'bo@acme.com');
+    const notTarget = expectProblem(
+      await sendInSession(service, cookie, 'previewPromotion', {
+        payload: { from_account: service.account.account_id, to_account: stagingId },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(notTarget.detail).toBe(`You are not a member of an account ${stagingId}`);
+    expect(notTarget.errors?.[0]?.path).toBe('/to_account');
     expectProblem(
       await send(service, service.adminKey, 'previewPromotion', {
         payload: { from_account: stagingId, to_account: stagingId },

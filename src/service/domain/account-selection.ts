@@ -7,7 +7,7 @@ import { ROLE_PERMISSIONS } from '../../contract/auth-status';
 import { keyPermissions } from '../store/api-keys/api-keys';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
-import { personIdOf } from './environments';
+import { accountsInOrganization, membershipInOrganization, ownsOrganization } from './environments';
 import { Refused } from './refusals';
 
 export class AccountSelection {
@@ -28,23 +28,19 @@ export class AccountSelection {
         await this.requireSingleAccount(principal);
       return principal;
     }
-    const personId = personIdOf(principal);
-    const found =
-      personId === null ? undefined : await this.store.accountMembershipOf(personId, accountId);
-    if (!found || found.account.organization_id !== principal.account.organization_id) {
-      throw new Refused('not_permitted', `You are not a member of the account ${accountId}`);
-    }
+    const { membership, account } = await membershipInOrganization(
+      this.store,
+      principal,
+      accountId,
+      () => new Refused('not_permitted', `You are not a member of the account ${accountId}`),
+    );
     const { key } = principal;
-    if (key) {
-      const organizationId = found.account.organization_id ?? '';
-      if (personId === null || !(await this.store.isOrganizationOwner(organizationId, personId))) {
-        throw new Refused(
-          'not_permitted',
-          "An API key acts on its own account; only an organization owner's key may name another in X-Account-Id",
-        );
-      }
+    if (key && !(await ownsOrganization(this.store, principal))) {
+      throw new Refused(
+        'not_permitted',
+        "An API key acts on its own account; only an organization owner's key may name another in X-Account-Id",
+      );
     }
-    const { membership, account } = found;
     return {
       ...principal,
       user: membership,
@@ -54,11 +50,7 @@ export class AccountSelection {
   }
 
   private async requireSingleAccount(principal: Principal): Promise<void> {
-    const personId = personIdOf(principal);
-    if (personId === null) return;
-    const accounts = (await this.store.accountsOfPerson(personId)).filter(
-      ({ account }) => account.organization_id === principal.account.organization_id,
-    );
+    const accounts = await accountsInOrganization(this.store, principal);
     if (accounts.length > 1) {
       throw new Refused(
         'account_required',

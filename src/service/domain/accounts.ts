@@ -70,6 +70,9 @@ export class Accounts {
         account_type: input.accountType ?? 'production',
         idp_organization_id: organizationId,
         created_at: at,
+        // Unprotected, whatever its type: nobody is asked to type its name until an admin
+        // protects it (an owner's production accounts are protected from the start).
+        protected: false,
       },
       // Each account made by the operator starts an organization of its own.
       organization: { id: organizationId, name: input.name, created_at: at },

@@ -40,6 +40,52 @@ export function personIdOf(principal: Pick<Principal, 'person' | 'user'>): strin
   return principal.person?.id ?? principal.user.person_id ?? null;
 }
 
+/**
+ * The caller's person's membership of `accountId`, an account of the caller's organization
+ * (an owner holds one in each); `refusal` is thrown otherwise, each caller naming its own.
+ */
+export async function membershipInOrganization(
+  store: Pick<Store, 'accountMembershipOf'>,
+  principal: Principal,
+  accountId: string,
+  refusal: () => Refused,
+): Promise<AccountMembership> {
+  const personId = personIdOf(principal);
+  const found =
+    personId === null ? undefined : await store.accountMembershipOf(personId, accountId);
+  if (!found || found.account.organization_id !== principal.account.organization_id) {
+    throw refusal();
+  }
+  return found;
+}
+
+/** Whether the caller's person owns the organization of the account the request acts on. */
+export async function ownsOrganization(
+  store: Pick<Store, 'isOrganizationOwner'>,
+  principal: Principal,
+): Promise<boolean> {
+  const personId = personIdOf(principal);
+  const organizationId = principal.account.organization_id;
+  if (personId === null || !organizationId) return false;
+  return store.isOrganizationOwner(organizationId, personId);
+}
+
+/**
+ * The accounts of the caller's organization the caller's person is a member of; a membership
+ * made before people reaches its own account only.
+ */
+export async function accountsInOrganization(
+  store: Pick<Store, 'accountsOfPerson'>,
+  principal: Principal,
+): Promise<AccountMembership[]> {
+  const personId = personIdOf(principal);
+  if (personId === null) return [{ account: principal.account, membership: principal.user }];
+  const organizationId = principal.account.organization_id;
+  return (await store.accountsOfPerson(personId)).filter(
+    ({ account }) => account.organization_id === organizationId,
+  );
+}
+
 export class Environments {
   constructor(
     private readonly store: Store,
@@ -48,7 +94,7 @@ export class Environments {
 
   /** The caller's accounts in the organization of the account the request acts on. */
   async list(principal: Principal): Promise<Account[]> {
-    const reached = await this.reached(principal);
+    const reached = await accountsInOrganization(this.store, principal);
     return reached
       .map(({ account, membership }) => accountAnswer(account, membership))
       .sort(
@@ -64,7 +110,7 @@ export class Environments {
     const organizationId = await this.requireOwner(principal, 'create accounts');
     const personId = personIdOf(principal) as string;
     const yaml = input.copy_from
-      ? await this.liveTextOf(principal, personId, input.copy_from)
+      ? await this.liveTextOf(principal, input.copy_from)
       : { text: EMPTY_CONFIG_YAML, from: null };
     const at = this.clock().toISOString();
     const accountId = newId('acc_');
@@ -162,13 +208,8 @@ export class Environments {
 
   /** The organization's id, when the caller's person owns it; 403 otherwise. */
   private async requireOwner(principal: Principal, what: string): Promise<string> {
-    const personId = personIdOf(principal);
     const organizationId = principal.account.organization_id;
-    if (
-      personId === null ||
-      !organizationId ||
-      !(await this.store.isOrganizationOwner(organizationId, personId))
-    ) {
+    if (!organizationId || !(await ownsOrganization(this.store, principal))) {
       throw new Refused(
         'not_permitted',
         `Only the organization's owners may ${what}; ask one of them`,
@@ -200,29 +241,24 @@ export class Environments {
     return accountAnswer(updated, reached.membership);
   }
 
-  /** The accounts of the caller's organization the caller's person is a member of. */
-  private async reached(principal: Principal): Promise<AccountMembership[]> {
-    const personId = personIdOf(principal);
-    if (personId === null) return [{ account: principal.account, membership: principal.user }];
-    const organizationId = principal.account.organization_id;
-    return (await this.store.accountsOfPerson(personId)).filter(
-      ({ account }) => account.organization_id === organizationId,
-    );
-  }
-
   private async reachedAccount(principal: Principal, accountId: string) {
-    const found = (await this.reached(principal)).find(({ account }) => account.id === accountId);
+    const found = (await accountsInOrganization(this.store, principal)).find(
+      ({ account }) => account.id === accountId,
+    );
     if (!found) throw new Refused('not_found', `The account ${accountId} was not found`);
     return found;
   }
 
-  private async liveTextOf(principal: Principal, personId: string, accountId: string) {
-    const source = await this.store.accountMembershipOf(personId, accountId);
-    if (!source || source.account.organization_id !== principal.account.organization_id) {
-      throw new Refused('invalid_field', `No account ${accountId} of your organization`, {
-        field: { path: '/copy_from', message: 'is not an account of your organization' },
-      });
-    }
+  private async liveTextOf(principal: Principal, accountId: string) {
+    const source = await membershipInOrganization(
+      this.store,
+      principal,
+      accountId,
+      () =>
+        new Refused('invalid_field', `No account ${accountId} of your organization`, {
+          field: { path: '/copy_from', message: 'is not an account of your organization' },
+        }),
+    );
     const liveId = await this.store.getLiveId(accountId);
     const live = liveId === undefined ? undefined : await this.store.getConfig(accountId, liveId);
     if (!live) throw new Refused('not_found', `The account ${accountId} has no live config`);

@@ -11,7 +11,7 @@ import { planPromotion, type PromotionPlan } from '../../configs/promotion/promo
 import type { ConfigRecordRow, Principal } from '../store/records';
 import type { Store } from '../store/store';
 import type { ConfigService } from './config-service';
-import { personIdOf } from './environments';
+import { membershipInOrganization } from './environments';
 import { Refused } from './refusals';
 import type { EditOutcome } from './stored-edit';
 
@@ -127,16 +127,16 @@ export class Promotions {
     return (await this.membership(principal, accountId, path)).account;
   }
 
-  private async membership(principal: Principal, accountId: string, path: string) {
-    const personId = personIdOf(principal);
-    const found =
-      personId === null ? undefined : await this.store.accountMembershipOf(personId, accountId);
-    if (!found || found.account.organization_id !== principal.account.organization_id) {
-      throw new Refused('invalid_field', `You are not a member of an account ${accountId}`, {
-        field: { path, message: 'is not an account of your organization you are a member of' },
-      });
-    }
-    return found;
+  private membership(principal: Principal, accountId: string, path: string) {
+    return membershipInOrganization(
+      this.store,
+      principal,
+      accountId,
+      () =>
+        new Refused('invalid_field', `You are not a member of an account ${accountId}`, {
+          field: { path, message: 'is not an account of your organization you are a member of' },
+        }),
+    );
   }
 }
 

@@ -28,15 +28,6 @@ import type { Store } from '../store/store';
 const REALM = 'Bearer realm="provisioning"';
 /** `GET /auth/status`: read without extending the session's idle time. */
 const STATUS_ROUTE = `${API_BASE_PATH}/auth/status`;
-/**
- * Routes about the person rather than one account: a session reaching several accounts
- * needs no X-Account-Id there (and acts on the account it was started in).
- */
-const PERSON_LEVEL_ROUTES: ReadonlySet<string> = new Set(
-  ['/auth/status', '/accounts', '/auth/logout', '/auth/refresh', '/sessions', '/sessions/{id}'].map(
-    (path) => `${API_BASE_PATH}${path}`,
-  ),
-);
 const MAX_ACCOUNT_ID_LENGTH = 100;
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -132,6 +123,10 @@ export interface Authentication {
 declare module 'fastify' {
   interface FastifyInstance {
     authentication: Authentication;
+  }
+  interface FastifyContextConfig {
+    /** The contract's `personLevel` (register-endpoint.ts sets it): no X-Account-Id needed. */
+    personLevel?: boolean;
   }
   interface FastifyRequest {
     /** The caller: a key that is known, not revoked and not expired. */
@@ -237,7 +232,7 @@ const plugin: FastifyPluginAsync<AuthenticationOptions> = async (
     if (Array.isArray(named) || (named !== undefined && named.length > MAX_ACCOUNT_ID_LENGTH)) {
       throw HttpProblem.of('invalid_request', 'Send one X-Account-Id naming an account (acc_…)');
     }
-    const personLevel = PERSON_LEVEL_ROUTES.has(request.routeOptions.url ?? '');
+    const personLevel = request.routeOptions.config.personLevel === true;
     if (named === undefined && personLevel) return principal;
     return selection.actOn(principal, named, personLevel).then((acting) => {
       request.principal = acting;

@@ -122,7 +122,10 @@ export function registerEndpoint<N extends EndpointName>(
     ...(serialized ? { schema: { response: { [successStatus]: serialized } } } : {}),
     compress: SMALL_ANSWERS.has(name) ? false : API_COMPRESSION,
     ...('maxBodyBytes' in endpoint ? { bodyLimit: endpoint.maxBodyBytes } : {}),
-    config: { plainTextJson: 'plainTextJson' in endpoint && endpoint.plainTextJson === true },
+    config: {
+      plainTextJson: 'plainTextJson' in endpoint && endpoint.plainTextJson === true,
+      personLevel: 'personLevel' in endpoint && endpoint.personLevel === true,
+    },
     // After the rate limit, before the body is read: a request without a valid key learns
     // nothing about its body (401 before 400). Callback form, so that a key found at once
     // goes on at once. Client keys are found by the handler, in the path.

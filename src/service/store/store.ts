@@ -117,7 +117,7 @@ export interface ConfigTransaction {
 }
 
 export interface NewAccount {
-  readonly account: AccountRecord;
+  readonly account: AccountRecord & { readonly protected: boolean };
   readonly organization: Pick<OrganizationRecord, 'id' | 'name' | 'created_at'>;
   readonly ownerPerson: PersonRecord;
   readonly owner: UserRecord;

@@ -1,7 +1,7 @@
 /** Sessions in the API tests: a cookie from a key, and the headers the console sends with it. */
 import { expect } from 'vitest';
 import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
-import { send, type CallInput } from './api';
+import { expectSuccess, ok, send, type CallInput } from './api';
 import type { TestService } from './test-service';
 import type { EndpointName } from '../../contract/endpoints';
 
@@ -39,4 +39,28 @@ export function sendInSession(
     ...input,
     headers: { ...consoleHeaders(cookie), ...input.headers },
   });
+}
+
+/**
+ * A person invited by the service's admin key (as `role`, into the account its request acts
+ * on) who accepts with a password: their session's cookie.
+ */
+export async function invitedPersonInSession(
+  service: TestService,
+  email: string,
+  role: 'admin' | 'editor' | 'viewer' = 'editor',
+): Promise<string> {
+  const created = await ok(service, service.adminKey, 'createInvitation', {
+    payload: { email, role },
+  });
+  const response = await send(service, undefined, 'acceptInvitation', {
+    params: { token: created.link.split('/').pop() as string },
+    payload: { password: 'correct horse battery staple' },
+    headers: {
+      [CONSOLE_REQUEST_HEADER.name]: CONSOLE_REQUEST_HEADER.value,
+      'sec-fetch-site': 'same-origin',
+    },
+  });
+  expectSuccess('acceptInvitation', response);
+  return cookieOf(response.headers['set-cookie']);
 }

@@ -2,23 +2,17 @@
 import { addAudit } from '../audit/audit-log';
 import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { TextMemo } from '../configs/stored-text';
-import { addOrganizationOwner, getAccountRecord } from '../environments/environments';
+import {
+  addOrganizationOwner,
+  getAccountRecord,
+  insertAccount,
+} from '../environments/environments';
 import { findPersonByEmail, insertOrganization, insertPerson } from '../people/people';
 import { MEMBERSHIP_COLUMNS } from '../people/rows';
 import type { AccountRecord, AuditRecord, PersonRecord, UserRecord } from '../records';
 import { dialects, get, insertInto, run, sql, valuesOf, type Op } from '../sql/sql';
 import type { NewAccount } from '../store';
 
-const ACCOUNT_COLUMNS = [
-  'id',
-  'name',
-  'account_type',
-  'idp_organization_id',
-  'created_at',
-  'organization_id',
-];
-
-const INSERT_ACCOUNT = insertInto('accounts', ACCOUNT_COLUMNS);
 const ANY_ACCOUNT = sql('SELECT 1 FROM accounts LIMIT 1');
 const INSERT_USER = insertInto('users', MEMBERSHIP_COLUMNS);
 const GET_USER = sql('SELECT * FROM users WHERE id = ?');
@@ -45,10 +39,7 @@ export function* hasAccounts(): Op<boolean> {
 
 export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
   yield* insertOrganization(input.organization);
-  yield* run(
-    INSERT_ACCOUNT,
-    ...valuesOf({ ...input.account, organization_id: input.organization.id }, ACCOUNT_COLUMNS),
-  );
+  yield* insertAccount({ ...input.account, organization_id: input.organization.id });
   yield* insertPerson(input.ownerPerson);
   yield* addOrganizationOwner(
     input.organization.id,

@@ -66,6 +66,17 @@ export function toAccount(row: Row, prefix = ''): AccountRecord {
   };
 }
 
+/** An account as the domain made it; `protected` is written, never left to the column's default. */
+export type NewAccountRow = AccountRecord & {
+  readonly organization_id: string;
+  readonly protected: boolean;
+};
+
+export function* insertAccount(account: NewAccountRow): Op<void> {
+  const row = { ...account, protected: account.protected ? 1 : 0 };
+  yield* run(INSERT_ACCOUNT, ...valuesOf(row, ACCOUNT_COLUMNS));
+}
+
 function toAccountMembership(row: Row): AccountMembership {
   return { account: toAccount(row, 'a_'), membership: toMembership(row) };
 }
@@ -102,10 +113,7 @@ export function* getAccountRecord(id: string): Op<AccountRecord | undefined> {
 
 /** A new account of an existing organization, with its members and its first, live config. */
 export interface NewEnvironment {
-  readonly account: AccountRecord & {
-    readonly organization_id: string;
-    readonly protected: boolean;
-  };
+  readonly account: NewAccountRow;
   /** The creator first; then the organization's other owners, each an admin there too. */
   readonly memberships: readonly UserRecord[];
   readonly firstConfig: NewConfig;
@@ -121,8 +129,7 @@ export function* addEnvironment(
 ): Op<boolean> {
   const counted = yield* get(COUNT_ACCOUNTS, input.account.organization_id);
   if (Number(counted?.accounts ?? 0) >= limit) return false;
-  const account = { ...input.account, protected: input.account.protected ? 1 : 0 };
-  yield* run(INSERT_ACCOUNT, ...valuesOf(account, ACCOUNT_COLUMNS));
+  yield* insertAccount(input.account);
   for (const membership of input.memberships)
     yield* run(INSERT_MEMBERSHIP, ...valuesOf(membership, MEMBERSHIP_COLUMNS));
   yield* insertConfig(input.firstConfig, texts);
