@@ -93,7 +93,6 @@ export function permissionOf(
   return (permission.of as (body: unknown) => Permission)(body);
 }
 
-// @__NO_SIDE_EFFECTS__
 export function problems<const S extends ProblemStatus>(
   ...statuses: S[]
 ): Readonly<Record<S, typeof problemSchema>> {
@@ -104,7 +103,6 @@ export function problems<const S extends ProblemStatus>(
 }
 
 /** Keeps each endpoint's literal types (paths, statuses) for the helper types below. */
-// @__NO_SIDE_EFFECTS__
 export function endpoint<const E extends Endpoint>(definition: E): E {
   return definition;
 }
@@ -118,9 +116,7 @@ export type NamedEndpoints<T extends Readonly<Record<string, Endpoint>>> = {
  * A part of the contract table, each endpoint carrying its name: the console calls an
  * endpoint through the part that defines it, so the bundler puts the part's schemas in the
  * chunk of the pages that call them rather than in the first page (docs/architecture.md).
- * No side effects: a part nothing calls is left out of the bundle.
  */
-// @__NO_SIDE_EFFECTS__
 export function namedEndpoints<const T extends Readonly<Record<string, Endpoint>>>(
   endpoints: T,
 ): NamedEndpoints<T> {
