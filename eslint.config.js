@@ -274,6 +274,29 @@ export default tseslint.config(
     },
   },
   {
+    // The console calls each endpoint through the part of the contract that defines it, so
+    // that a part's schemas load with the pages that call it: the whole table (every
+    // endpoint's schemas) would land in the first page. Its types cost nothing. Tests and
+    // their stand-in server may use it.
+    files: ['src/console/**/*.{ts,tsx}'],
+    ignores: ['src/console/**/*.test.{ts,tsx}', 'src/console/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/endpoints'],
+              allowTypeImports: true,
+              message:
+                'Import the endpoint from its part of the contract (config-endpoints.ts, …): the whole table would load with the first page.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/console/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, '@tanstack/query': pluginQuery },
     rules: {

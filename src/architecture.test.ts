@@ -2,7 +2,8 @@
  * The layer rules of eslint.config.js, proven to bite: code that breaks the one-way flow
  * (contract -> configs -> {service, console}), brings Node into a shared layer, HTTP into the
  * service's domain or a database driver outside its store is refused; the config commands
- * (src/config-cli) reach the service only over HTTP.
+ * (src/config-cli) reach the service only over HTTP; the console takes only types from the
+ * whole contract table.
  */
 import { ESLint } from 'eslint';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -127,6 +128,17 @@ describe('the architecture is enforced by ESLint', () => {
     const code =
       "import { toPointer } from '../configs/json-pointer';\nimport { ID_PATTERN } from '../contract/config-document';\nexport const probe = [toPointer, ID_PATTERN];\n";
     expect(await ruleIdsFor('src/console/probe.ts', code)).toEqual([]);
+  }, 30_000);
+
+  it('lets the console take only types from the whole contract table', async () => {
+    const table =
+      "import { contract } from '../contract/endpoints';\nexport const probe = contract;\n";
+    const part =
+      "import type { EndpointName } from '../contract/endpoints';\nimport { configEndpoints } from '../contract/config-endpoints';\nexport type Probe = EndpointName;\nexport const probe = configEndpoints;\n";
+    expect(await ruleIdsFor('src/console/probe.ts', table)).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(await ruleIdsFor('src/console/probe.ts', part)).toEqual([]);
   }, 30_000);
 
   it('lets the config commands import the config domain, the contract and Node', async () => {

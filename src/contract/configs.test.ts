@@ -4,13 +4,13 @@ import {
   configListSchema,
   configRecordSchema,
   etagOf,
-  healthSchema,
   historyListSchema,
   ifMatchHeadersSchema,
   publishRequestSchema,
   configOfEtag,
   ifNoneMatchHits,
 } from './configs';
+import { healthSchema } from './status-endpoints';
 
 const validation = { valid: true, error_count: 0, warning_count: 0, issues: [] };
 const published = {

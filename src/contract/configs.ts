@@ -79,14 +79,6 @@ export const ifMatchHeadersSchema = z.object({
   ),
 });
 
-/** Request headers of the GETs that answer 304 when the client's copy is current. */
-export const ifNoneMatchHeadersSchema = z.object({
-  'if-none-match': described(
-    z.optional(z.string()),
-    'The ETags of the copies the client holds; 304 without a body when one is current',
-  ),
-});
-
 /**
  * Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for
  * GET): a list of entity tags, each perhaps `W/`, or `*`.
@@ -257,16 +249,6 @@ export const historyListSchema = z
   .array(historyEntrySchema)
   .register(z.globalRegistry, { id: 'HistoryList' });
 export type HistoryList = z.infer<typeof historyListSchema>;
-
-export const healthSchema = z
-  .object({
-    status: described(
-      z.enum(['ok', 'degraded']),
-      'degraded: the service runs but its database does not answer; requests that need it get 503',
-    ),
-    detail: described(z.optional(z.string()), 'What is degraded, for people'),
-  })
-  .register(z.globalRegistry, { id: 'Health' });
 
 /** `GET /config/schema`: a JSON Schema (draft 2020-12) document, built in src/configs. */
 export const jsonSchemaDocumentSchema = z

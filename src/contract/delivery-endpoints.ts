@@ -1,7 +1,7 @@
 /** The contract table's client-key and delivery endpoints (docs/delivery.md). */
 import { pagedQuerySchema } from './pages';
-import { endpoint, problems } from './endpoint-kit';
-import { ifNoneMatchHeadersSchema } from './configs';
+import { endpoint, namedEndpoints, problems } from './endpoint-kit';
+import { ifNoneMatchHeadersSchema } from './request-headers';
 import {
   assignmentQuerySchema,
   assignmentSchema,
@@ -15,7 +15,7 @@ import {
   streamQuerySchema,
 } from './delivery';
 
-export const deliveryEndpoints = {
+export const deliveryEndpoints = namedEndpoints({
   listClientKeys: endpoint({
     method: 'GET',
     path: '/client-keys',
@@ -98,4 +98,4 @@ export const deliveryEndpoints = {
     stream: 'text/event-stream',
     responses: { 200: deliveryViewSchema, ...problems(400, 404, 429, 503) },
   }),
-};
+});

@@ -111,3 +111,35 @@ export function problems<const S extends ProblemStatus>(
 export function endpoint<const E extends Endpoint>(definition: E): E {
   return definition;
 }
+
+/** Each endpoint of a part of the table, given its name there. */
+export type NamedEndpoints<T extends Readonly<Record<string, Endpoint>>> = {
+  readonly [N in keyof T & string]: T[N] & { readonly name: N };
+};
+
+/**
+ * A part of the contract table, each endpoint carrying its name: the console calls an
+ * endpoint through the part that defines it, so the bundler puts the part's schemas in the
+ * chunk of the pages that call them rather than in the first page (docs/architecture.md).
+ */
+export function namedEndpoints<const T extends Readonly<Record<string, Endpoint>>>(
+  endpoints: T,
+): NamedEndpoints<T> {
+  return Object.fromEntries(
+    Object.entries(endpoints).map(([name, definition]) => [name, { ...definition, name }]),
+  ) as NamedEndpoints<T>;
+}
+
+/** `/configs/{id}` with `{id: 'a/b'}` -> `/configs/a%2Fb`; throws on a missing parameter. */
+export function buildPath(path: string, params: Readonly<Record<string, string>> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`path ${path} needs the parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** `/configs/{id}` -> `/configs/:id`, the form Fastify routes take. */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

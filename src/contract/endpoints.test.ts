@@ -21,6 +21,10 @@ const endpoints = Object.entries(contract) as [string, Endpoint][];
 const statusesOf = (endpoint: Endpoint) => Object.keys(endpoint.responses).map(Number);
 
 describe('the contract table', () => {
+  it('gives each endpoint its name in the table (the console names it in its errors)', () => {
+    for (const [name, endpoint] of Object.entries(contract)) expect(endpoint.name).toBe(name);
+  });
+
   it('lists the core endpoints and the others of docs/api.md, once each', () => {
     const routes = endpoints.map(([, endpoint]) => `${endpoint.method} ${endpoint.path}`);
     expect(routes.sort()).toEqual(

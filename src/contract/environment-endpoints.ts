@@ -3,7 +3,7 @@
  * accounts, and changes scheduled to run at a time.
  */
 import { configEditResultSchema } from './config-edit';
-import { endpoint, problems } from './endpoint-kit';
+import { endpoint, namedEndpoints, problems } from './endpoint-kit';
 import {
   accountListSchema,
   accountParamsSchema,
@@ -25,7 +25,7 @@ import {
   promotionRequestSchema,
 } from './promotions';
 
-export const environmentEndpoints = {
+export const environmentEndpoints = namedEndpoints({
   listAccounts: endpoint({
     method: 'GET',
     path: '/accounts',
@@ -158,4 +158,4 @@ export const environmentEndpoints = {
       ...problems(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
     },
   }),
-};
+});

@@ -8,9 +8,6 @@ import { roleSchema } from './auth-status';
 import { timestampSchema } from './timestamp';
 import { described, z } from './zod';
 
-/** The header naming the account a request acts on, for callers that reach several. */
-export const ACCOUNT_HEADER = 'x-account-id';
-
 export const ACCOUNT_TYPES = ['production', 'staging', 'development'] as const;
 export const accountTypeSchema = z
   .enum(ACCOUNT_TYPES)

@@ -1,6 +1,6 @@
 /** The contract table's experiment endpoints: events in, metrics, results (docs/experiments.md). */
 import { deliveryKeyParamsSchema } from './delivery';
-import { endpoint, problems } from './endpoint-kit';
+import { endpoint, namedEndpoints, problems } from './endpoint-kit';
 import {
   createMetricSchema,
   eventBatchAnswerSchema,
@@ -17,7 +17,7 @@ import {
   updateMetricSchema,
 } from './experiments';
 
-export const experimentEndpoints = {
+export const experimentEndpoints = namedEndpoints({
   sendEvents: endpoint({
     method: 'POST',
     path: '/delivery/{client_key}/events',
@@ -124,4 +124,4 @@ export const experimentEndpoints = {
     params: testParamsSchema,
     responses: { 202: refreshAnswerSchema, ...problems(401, 403, 404, 429, 503) },
   }),
-};
+});

@@ -17,8 +17,6 @@ export const INVITATION_VALID_DAYS = 7;
 /** What an organization may set, and the defaults (idle 30 minutes, 12 hours in all). */
 export const SESSION_IDLE_MINUTES = { min: 5, max: 24 * 60, default: 30 } as const;
 export const SESSION_MAX_HOURS = { min: 1, max: 7 * 24, default: 12 } as const;
-/** The header a console request sends with a session cookie (a CSRF defence). */
-export const CONSOLE_REQUEST_HEADER = { name: 'x-requested-with', value: 'console' } as const;
 
 /**
  * Why a browser sign-in failed: the console's sign-in page gets `?error=<code>` and says it

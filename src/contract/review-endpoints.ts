@@ -1,7 +1,7 @@
 /** The contract table's review endpoints: review requests, reviews, the account's policy (docs/api.md). */
 import { configIdParamsSchema, configRecordSchema } from './configs';
 import type { Permission } from './auth-status';
-import { endpoint, problems } from './endpoint-kit';
+import { endpoint, namedEndpoints, problems } from './endpoint-kit';
 import { pagedQuerySchema } from './pages';
 import {
   accountPolicySchema,
@@ -17,7 +17,7 @@ export function permissionForReview(review: Pick<NewReview, 'verdict'>): Permiss
   return review.verdict === 'comment' ? 'config:read' : 'config:publish';
 }
 
-export const reviewEndpoints = {
+export const reviewEndpoints = namedEndpoints({
   requestReview: endpoint({
     method: 'POST',
     path: '/configs/{id}/review-request',
@@ -98,4 +98,4 @@ export const reviewEndpoints = {
     bodyRequired: true,
     responses: { 200: accountPolicySchema, ...problems(400, 401, 403, 413, 415, 429, 503) },
   }),
-};
+});

@@ -1,6 +1,6 @@
 /** The contract table's webhook endpoints (docs/webhooks.md). */
 import { pagedQuerySchema } from './pages';
-import { endpoint, problems } from './endpoint-kit';
+import { endpoint, namedEndpoints, problems } from './endpoint-kit';
 import {
   createdWebhookSchema,
   createWebhookRequestSchema,
@@ -11,7 +11,7 @@ import {
   webhookListSchema,
 } from './webhooks';
 
-export const webhookEndpoints = {
+export const webhookEndpoints = namedEndpoints({
   listWebhooks: endpoint({
     method: 'GET',
     path: '/webhooks',
@@ -88,4 +88,4 @@ export const webhookEndpoints = {
     params: webhookDeliveryParamsSchema,
     responses: { 202: webhookDeliverySchema, ...problems(401, 403, 404, 409, 429, 503) },
   }),
-};
+});

@@ -5,6 +5,7 @@ import { useAuthStatus } from '../lib/auth';
 import { useConnection } from '../lib/connection';
 import { accountOfPath } from '../lib/environment';
 import { optionalRequest, queryKeysOf } from '../lib/resource-queries';
+import { environmentEndpoints } from '../../contract/environment-endpoints';
 
 export const accountKeys = queryKeysOf('accounts');
 
@@ -12,7 +13,7 @@ export function accountsQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.list(),
     queryFn: ({ signal }): Promise<readonly Account[] | null> =>
-      optionalRequest('listAccounts', { signal }),
+      optionalRequest(environmentEndpoints.listAccounts, { signal }),
     staleTime: 60_000,
   });
 }

@@ -8,6 +8,7 @@ import type { ConfigEditRequest, ConfigEditResult } from '../../contract/config-
 import { etagOf } from '../../contract/configs';
 import type { EditConflict } from '../../contract/problem';
 import { ApiProblem, callApi } from '../lib/api-client';
+import { configEndpoints } from '../../contract/config-endpoints';
 
 export interface EditConfigInput {
   /** With `base_revision` to merge; then `revision` must be null. */
@@ -33,7 +34,7 @@ export async function editConfig({
 }: EditConfigInput): Promise<EditConfigOutput> {
   const ifMatch =
     revision === null ? null : id === undefined ? `"${revision}"` : etagOf(id, revision);
-  const response = await callApi('editConfig', {
+  const response = await callApi(configEndpoints.editConfig, {
     body: request,
     headers: ifMatch === null ? {} : { 'If-Match': ifMatch },
   });

@@ -6,6 +6,7 @@ import { queryOptions, type InfiniteData, type QueryClient } from '@tanstack/rea
 import type { ConfigList } from '../../contract/configs';
 import { optionalRequest, type ListPage } from '../lib/resource-queries';
 import { configsKeys } from './config-keys';
+import { configEndpoints } from '../../contract/config-endpoints';
 
 /** At most this many drafts are read for the A/B test pages; the newest come first. */
 export const MAX_DRAFTS_LISTED = 20;
@@ -19,7 +20,7 @@ export function newestDraftsQueryOptions() {
   return queryOptions({
     queryKey: configsKeys.newestDrafts(),
     queryFn: ({ signal }): Promise<ConfigList | null> =>
-      optionalRequest('listConfigs', {
+      optionalRequest(configEndpoints.listConfigs, {
         query: { kind: 'draft', limit: MAX_DRAFTS_LISTED + 1 },
         signal,
       }),

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from '../../contract/zod';
+import { apiKeyEndpoints } from '../../contract/api-key-endpoints';
 import { problemOf } from '../../contract/problem';
 import { ApiProblem } from '../lib/api-client';
 import { Form, FormCheckboxField, FormTextField } from './form';
@@ -66,7 +67,10 @@ describe('the shared field rules', () => {
   it("puts the server's errors on the fields it names, and says when it could not", () => {
     const setError = vi.fn();
     const problem = (errors: { path: string; message: string }[]) =>
-      new ApiProblem('createApiKey', problemOf('invalid_request', 'Invalid', { errors }));
+      new ApiProblem(
+        apiKeyEndpoints.createApiKey,
+        problemOf('invalid_request', 'Invalid', { errors }),
+      );
     const fields = { '/name': 'name' } as const;
     expect(
       placeServerErrors(problem([{ path: '/name', message: 'Taken.' }]), fields, setError),

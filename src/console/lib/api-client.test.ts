@@ -21,6 +21,10 @@ import {
   ResponseParseError,
 } from './api-client';
 import { connectionStore } from './connection';
+import { apiKeyEndpoints } from '../../contract/api-key-endpoints';
+import { configEndpoints } from '../../contract/config-endpoints';
+import { signInEndpoints } from '../../contract/sign-in-endpoints';
+import { statusEndpoints } from '../../contract/status-endpoints';
 
 const status = {
   idp_organization_id: 'org_1',
@@ -65,7 +69,7 @@ describe('the API client', () => {
   it('sends the key as a bearer token to the base URL and parses the response', async () => {
     connectForTest({ key: true });
     const seen = authStatus(() => ({ status: 200, body: status }));
-    await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).resolves.toEqual(status);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/status`);
     expect(seen[0]?.method).toBe('GET');
@@ -75,7 +79,7 @@ describe('the API client', () => {
   it('in a session sends the console header and the cookie, never a key', async () => {
     connectForTest();
     const seen = authStatus(() => ({ status: 200, body: status }));
-    await apiRequest('getAuthStatus');
+    await apiRequest(statusEndpoints.getAuthStatus);
     expect(seen[0]?.headers.get('Authorization')).toBeNull();
     expect(seen[0]?.headers.get('X-Requested-With')).toBe('console');
     expect(seen[0]?.credentials).toBe('same-origin');
@@ -91,7 +95,7 @@ describe('the API client', () => {
           : { status: 200, body: [apiKey] },
       ),
     );
-    const pending = apiRequest('listApiKeys');
+    const pending = apiRequest(apiKeyEndpoints.listApiKeys);
     await vi.waitFor(() => expect(connectionStore.getSnapshot().interrupted).toBe('expired'));
     // Nothing is signed out: the page stays as it is while the person signs in again.
     expect(connectionStore.getSnapshot().connection).not.toBeNull();
@@ -104,7 +108,7 @@ describe('the API client', () => {
     connectForTest({ person: 'usr_1' });
     connectionStore.interrupt('revoked');
     const seen = authStatus(() => ({ status: 200, body: status }));
-    const pending = apiRequest('getAuthStatus');
+    const pending = apiRequest(statusEndpoints.getAuthStatus);
     await Promise.resolve();
     expect(seen).toHaveLength(0);
     connectionStore.signIn({ baseUrl: TEST_BASE_URL, apiKey: null }, 'usr_1');
@@ -121,7 +125,7 @@ describe('the API client', () => {
       }),
     );
     await expect(
-      apiRequest('getSignInOptions', { query: { email: 'ana@example.com' } }),
+      apiRequest(signInEndpoints.getSignInOptions, { query: { email: 'ana@example.com' } }),
     ).resolves.toEqual({ password: true, sso: false });
     expect(seen[0]?.url).toBe(`${TEST_BASE_URL}/auth/options?email=ana%40example.com`);
   });
@@ -143,9 +147,9 @@ describe('the API client', () => {
         return { status: 200, body: [] };
       }),
     );
-    await callApi('getConfigSchema');
-    await callApi('getAuthStatus');
-    await callApi('listConfigs');
+    await callApi(configEndpoints.getConfigSchema);
+    await callApi(statusEndpoints.getAuthStatus);
+    await callApi(configEndpoints.listConfigs);
     expect(seen.map((request) => request.cache)).toEqual(['no-cache', 'no-store', 'no-store']);
   });
 
@@ -166,12 +170,12 @@ describe('the API client', () => {
         };
       }),
     );
-    const created = await apiRequest('createApiKey', { body: { name: 'CI' } });
+    const created = await apiRequest(apiKeyEndpoints.createApiKey, { body: { name: 'CI' } });
     expect(created.secret).toBe('sk_new');
     expect(seen[0]?.request.headers.get('Content-Type')).toBe('application/json');
     expect(seen[0]?.body).toEqual({ name: 'CI' });
 
-    const revoked = await callApi('revokeApiKey', { params: { id: 'key/1' } });
+    const revoked = await callApi(apiKeyEndpoints.revokeApiKey, { params: { id: 'key/1' } });
     expect(seen[1]?.request.url).toBe(`${TEST_BASE_URL}/api-keys/key%2F1`);
     expect(seen[1]?.params).toEqual({ id: 'key/1' });
     expect(revoked.data.revoked_at).toBe('2026-11-21T10:00:00.000Z');
@@ -187,7 +191,7 @@ describe('the API client', () => {
         }),
       })),
     );
-    const error = await apiRequest('createApiKey', { body: { name: 'x' } }).catch(
+    const error = await apiRequest(apiKeyEndpoints.createApiKey, { body: { name: 'x' } }).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(ApiProblem);
@@ -206,13 +210,15 @@ describe('the API client', () => {
       '/*',
       () => new Response('<h1>Not Found</h1>', { status: 404, statusText: 'Not Found' }),
     );
-    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    const error = await apiRequest(apiKeyEndpoints.listApiKeys).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).status).toBe(404);
     expect((error as ApiProblem).detail).toBe('The server answered 404 Not Found.');
     // A 404 from an endpoint that is not core: not offered; from a core endpoint: not.
     expect(isNotOffered(error)).toBe(true);
-    const seedError = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    const seedError = await apiRequest(statusEndpoints.getAuthStatus).catch(
+      (caught: unknown) => caught,
+    );
     expect(isNotOffered(seedError)).toBe(false);
   });
 
@@ -222,7 +228,9 @@ describe('the API client', () => {
       problem: problemOf('rate_limited', 'Slow down'),
       headers: { 'Retry-After': '7' },
     }));
-    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    const error = await apiRequest(statusEndpoints.getAuthStatus).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as ApiProblem).retryAfterSeconds).toBe(7);
     expect(describeError(error)).toBe('Too many requests. Try again in 7 seconds.');
     // A 429 is not an authentication failure: the key stays.
@@ -236,7 +244,7 @@ describe('the API client', () => {
   ] as const)('a 401 %s clears the connection with the reason %s', async (code, failure) => {
     connectForTest({ key: true });
     server.use(handle('listApiKeys', () => unauthorized(code)));
-    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    const error = await apiRequest(apiKeyEndpoints.listApiKeys).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect((error as ApiProblem).authFailure).toBe(failure);
     expect(connectionStore.getSnapshot()).toMatchObject({
@@ -250,7 +258,9 @@ describe('the API client', () => {
   it('takes the reason of a 401 from its code, whatever the words say', async () => {
     connectForTest({ key: true });
     authStatus(() => unauthorized('api_key_invalid', 'The API key was revoked or expired'));
-    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    const error = await apiRequest(statusEndpoints.getAuthStatus).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as ApiProblem).authFailure).toBe('invalid');
     expect(authFailureOf('api_key_revoked')).toBe('revoked');
     expect(authFailureOf('api_key_expired')).toBe('expired');
@@ -271,7 +281,7 @@ describe('the API client', () => {
           },
         }),
     );
-    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ApiProblem);
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).rejects.toBeInstanceOf(ApiProblem);
     expect(connectionStore.getSnapshot().signOutReason).toEqual({
       kind: 'unauthorized',
       failure: 'invalid',
@@ -282,7 +292,9 @@ describe('the API client', () => {
     connectForTest({ key: true });
     authStatus(() => unauthorized('api_key_invalid'));
     await expect(
-      apiRequest('getAuthStatus', { connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' } }),
+      apiRequest(statusEndpoints.getAuthStatus, {
+        connection: { baseUrl: TEST_BASE_URL, apiKey: 'sk_other' },
+      }),
     ).rejects.toBeInstanceOf(ApiProblem);
     expect(connectionStore.getSnapshot().connection?.apiKey).toBe(TEST_KEY);
   });
@@ -290,7 +302,9 @@ describe('the API client', () => {
   it('rejects a success response that does not match the contract', async () => {
     connectForTest();
     offContract('/auth/status', () => HttpResponse.json({ email: 'no organization' }));
-    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    const error = await apiRequest(statusEndpoints.getAuthStatus).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ResponseParseError);
     expect((error as ResponseParseError).issues[0]?.path).toEqual(['idp_organization_id']);
     expect((error as ResponseParseError).message).not.toContain(TEST_KEY);
@@ -302,13 +316,17 @@ describe('the API client', () => {
       '/auth/status',
       () => new Response('<!doctype html><title>Some page</title>', { status: 200 }),
     );
-    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(ResponseParseError);
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).rejects.toBeInstanceOf(
+      ResponseParseError,
+    );
   });
 
   it('turns a failed fetch into a NetworkError that names the server, not the key', async () => {
     connectForTest();
     offContract('/auth/status', () => HttpResponse.error());
-    const error = await apiRequest('getAuthStatus').catch((caught: unknown) => caught);
+    const error = await apiRequest(statusEndpoints.getAuthStatus).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(NetworkError);
     expect(describeError(error)).toBe(`The server could not be reached at ${TEST_BASE_URL}.`);
     expect(String(error)).not.toContain(TEST_KEY);
@@ -316,13 +334,17 @@ describe('the API client', () => {
 
   it('refuses to call without a connection', async () => {
     const seen = authStatus(() => ({ status: 200, body: status }));
-    await expect(apiRequest('getAuthStatus')).rejects.toBeInstanceOf(NotConnectedError);
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).rejects.toBeInstanceOf(
+      NotConnectedError,
+    );
     expect(seen).toHaveLength(0);
   });
 
   it('returns undefined for a 204 without reading a body', async () => {
     connectForTest();
     server.use(handle('deleteConfig', () => ({ status: 204 })));
-    await expect(apiRequest('deleteConfig', { params: { id: 'cfg_1' } })).resolves.toBeUndefined();
+    await expect(
+      apiRequest(configEndpoints.deleteConfig, { params: { id: 'cfg_1' } }),
+    ).resolves.toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The one API client. The base URL comes from the connection, and so does how it proves who
  * it is: the session cookie (with the console's request header, a CSRF defence) or a key
- * held in memory, sent only in the Authorization header. Every success is parsed with the
+ * held in memory, sent only in the Authorization header. A call names the endpoint's
+ * definition, taken from the part of the contract that defines it (never the whole table:
+ * each part's schemas load with the pages that call it). Every success is parsed with the
  * contract's schema for the endpoint, every failure becomes a typed error: `ApiProblem`
  * (the server answered with a problem), `NetworkError` (no answer), `ResponseParseError`
  * (an answer that is not what the contract says).
@@ -10,16 +12,14 @@
  * sends the person to the sign-in page.
  */
 import { z } from '../../contract/zod';
-import {
-  buildPath,
-  contract,
-  type Contract,
-  type Endpoint,
-  type EndpointName,
-  type ParamsOf,
-  type QueryOf,
-  type RequestBodyOf,
-  type ResponseBodyOf,
+import { buildPath, type Endpoint } from '../../contract/endpoint-kit';
+import type {
+  EndpointName,
+  NamedEndpoint,
+  ParamsOf,
+  QueryOf,
+  RequestBodyOf,
+  ResponseBodyOf,
 } from '../../contract/endpoints';
 import {
   problemSchema,
@@ -30,8 +30,7 @@ import {
   type UnauthenticatedCode,
 } from '../../contract/problem';
 import type { ValidationReport } from '../../contract/validation';
-import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
-import { ACCOUNT_HEADER } from '../../contract/environments';
+import { ACCOUNT_HEADER, CONSOLE_REQUEST_HEADER } from '../../contract/request-headers';
 import { accountOfPath } from './environment';
 import {
   connectionStore,
@@ -57,14 +56,17 @@ export class ApiProblem extends Error {
   readonly challenge: string | undefined;
   /** Seconds to wait, from `Retry-After` (429). */
   readonly retryAfterSeconds: number | undefined;
+  /** Whether every server offers the endpoint (`seed` in the contract): see isNotOffered. */
+  readonly core: boolean;
 
   constructor(
-    endpoint: EndpointName,
+    endpoint: Pick<NamedEndpoint, 'name' | 'seed'>,
     problem: Problem,
     headers: { challenge?: string | undefined; retryAfterSeconds?: number | undefined } = {},
   ) {
-    super(`${endpoint}: ${problem.status} ${problem.code}: ${problem.detail}`);
-    this.endpoint = endpoint;
+    super(`${endpoint.name}: ${problem.status} ${problem.code}: ${problem.detail}`);
+    this.endpoint = endpoint.name;
+    this.core = endpoint.seed;
     this.status = problem.status;
     this.code = problem.code;
     this.type = problem.type;
@@ -140,10 +142,10 @@ export function authFailureOf(code: string): AuthFailure {
   return isUnauthenticatedCode(code) ? AUTH_FAILURE_OF_CODE[code] : 'invalid';
 }
 
-export interface RequestOptions<N extends EndpointName> {
-  readonly params?: ParamsOf<Contract[N]>;
-  readonly query?: QueryOf<Contract[N]>;
-  readonly body?: RequestBodyOf<Contract[N]>;
+export interface RequestOptions<E extends Endpoint> {
+  readonly params?: ParamsOf<E>;
+  readonly query?: QueryOf<E>;
+  readonly body?: RequestBodyOf<E>;
   /** Extra request headers, e.g. If-Match. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
@@ -191,7 +193,7 @@ function retryAfterOf(headers: Headers): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
-async function problemOf(name: EndpointName, response: Response): Promise<ApiProblem> {
+async function problemOf(endpoint: NamedEndpoint, response: Response): Promise<ApiProblem> {
   const text = await response.text().catch(() => '');
   let body: unknown;
   try {
@@ -205,11 +207,11 @@ async function problemOf(name: EndpointName, response: Response): Promise<ApiPro
   };
   const parsed = problemSchema.safeParse(body);
   if (parsed.success)
-    return new ApiProblem(name, { ...parsed.data, status: response.status }, headers);
+    return new ApiProblem(endpoint, { ...parsed.data, status: response.status }, headers);
   // Not a problem body (a proxy, or a server that is not this one): keep the status.
   const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   return new ApiProblem(
-    name,
+    endpoint,
     {
       type: 'about:blank',
       title: response.statusText || `HTTP ${response.status}`,
@@ -225,7 +227,7 @@ async function problemOf(name: EndpointName, response: Response): Promise<ApiPro
 function requestInit(
   endpoint: Endpoint,
   connection: Connection,
-  options: RequestOptions<EndpointName>,
+  options: RequestOptions<Endpoint>,
 ): RequestInit {
   const headers = new Headers({ Accept: 'application/json, application/problem+json' });
   if (connection.apiKey !== null) {
@@ -283,11 +285,10 @@ function onUnauthorized(problem: ApiProblem, connection: Connection): 'wait' | '
 }
 
 /** Calls an endpoint of the contract and returns its parsed body with status and headers. */
-export async function callApi<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
-  const endpoint: Endpoint = contract[name];
+export async function callApi<E extends NamedEndpoint>(
+  endpoint: E,
+  options: RequestOptions<E> = {},
+): Promise<ApiResponse<ResponseBodyOf<E>>> {
   for (;;) {
     const stored = connectionStore.getSnapshot();
     // A public endpoint (signing in) needs no connection: this origin's API, or the one chosen.
@@ -310,7 +311,7 @@ export async function callApi<N extends EndpointName>(
     try {
       response = await fetch(
         urlOf(connection.baseUrl, endpoint, options.params ?? {}, options.query ?? {}),
-        requestInit(endpoint, connection, options as RequestOptions<EndpointName>),
+        requestInit(endpoint, connection, options as RequestOptions<Endpoint>),
       );
     } catch (error) {
       if (isAbort(error)) throw error;
@@ -318,7 +319,7 @@ export async function callApi<N extends EndpointName>(
     }
 
     if (!response.ok) {
-      const problem = await problemOf(name, response);
+      const problem = await problemOf(endpoint, response);
       if (
         problem.status === 401 &&
         endpoint.auth === 'signed_in' &&
@@ -330,19 +331,19 @@ export async function callApi<N extends EndpointName>(
       }
       throw problem;
     }
-    return readSuccess(name, endpoint, response);
+    return readSuccess(endpoint, response);
   }
 }
 
-async function readSuccess<N extends EndpointName>(
-  name: N,
-  endpoint: Endpoint,
+async function readSuccess<E extends NamedEndpoint>(
+  endpoint: E,
   response: Response,
-): Promise<ApiResponse<ResponseBodyOf<Contract[N]>>> {
+): Promise<ApiResponse<ResponseBodyOf<E>>> {
+  const { name } = endpoint;
   const schema = successSchemaOf(endpoint, response.status);
   if (schema === null) {
     return {
-      data: undefined as ResponseBodyOf<Contract[N]>,
+      data: undefined as ResponseBodyOf<E>,
       status: response.status,
       headers: response.headers,
     };
@@ -366,23 +367,23 @@ async function readSuccess<N extends EndpointName>(
     );
   }
   return {
-    data: parsed.data as ResponseBodyOf<Contract[N]>,
+    data: parsed.data as ResponseBodyOf<E>,
     status: response.status,
     headers: response.headers,
   };
 }
 
 /** Calls an endpoint of the contract and returns its parsed body. */
-export async function apiRequest<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ResponseBodyOf<Contract[N]>> {
-  return (await callApi(name, options)).data;
+export async function apiRequest<E extends NamedEndpoint>(
+  endpoint: E,
+  options: RequestOptions<E> = {},
+): Promise<ResponseBodyOf<E>> {
+  return (await callApi(endpoint, options)).data;
 }
 
 /** A 404 from an endpoint that is not core (docs/api.md): this server does not offer it. */
 export function isNotOffered(error: unknown): boolean {
-  return error instanceof ApiProblem && error.status === 404 && !contract[error.endpoint].seed;
+  return error instanceof ApiProblem && error.status === 404 && !error.core;
 }
 
 /** An error in words a person understands, for notices and form alerts. */

@@ -8,15 +8,16 @@ import { useEffect } from 'react';
 import type { AuthStatus } from '../../contract/auth-status';
 import { apiRequest, type RequestOptions } from './api-client';
 import { connectionStore, useConnection, type Connection } from './connection';
+import { statusEndpoints } from '../../contract/status-endpoints';
 
 export const authKeys = {
   all: ['auth'] as const,
 };
 
 export function getAuthStatus(
-  options: Pick<RequestOptions<'getAuthStatus'>, 'signal' | 'connection'> = {},
+  options: Pick<RequestOptions<typeof statusEndpoints.getAuthStatus>, 'signal' | 'connection'> = {},
 ): Promise<AuthStatus> {
-  return apiRequest('getAuthStatus', options);
+  return apiRequest(statusEndpoints.getAuthStatus, options);
 }
 
 /** Who a status is about: the same person signing in again keeps the page as it is. */

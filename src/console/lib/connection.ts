@@ -7,7 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { CONNECT_ORIGINS_META } from '../../contract/connect-origins';
-import { API_BASE_PATH } from '../../contract/endpoints';
+import { API_BASE_PATH } from '../../contract/endpoint-kit';
 
 export interface Connection {
   readonly baseUrl: string;

@@ -5,12 +5,12 @@
  */
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { Contract, EndpointName, QueryOf, ResponseBodyOf } from '../../contract/endpoints';
+import type { NamedEndpoint, QueryOf, ResponseBodyOf } from '../../contract/endpoints';
 import { isNotOffered, type RequestOptions } from './api-client';
 import { pageRequest, type ListPage } from './resource-queries';
 
-type ItemOf<N extends EndpointName> =
-  ResponseBodyOf<Contract[N]> extends readonly (infer Item)[] ? Item : never;
+type ItemOf<E extends NamedEndpoint> =
+  ResponseBodyOf<E> extends readonly (infer Item)[] ? Item : never;
 
 /** The end of a list: whether there is more, and reading it. */
 export interface MoreItems {
@@ -34,29 +34,32 @@ export interface ListPages<Item> {
   readonly more: MoreItems;
 }
 
-export interface ListPagesOptions<N extends EndpointName> {
+export interface ListPagesOptions<E extends NamedEndpoint> {
   /** The list's key: `keys.pages()` of its resource; the filters are appended to it. */
   readonly key: readonly unknown[];
-  readonly params?: RequestOptions<N>['params'];
+  readonly params?: RequestOptions<E>['params'];
   /** Filters and `limit`; the cursor is the hook's. */
-  readonly query?: QueryOf<Contract[N]>;
+  readonly query?: QueryOf<E>;
   readonly enabled?: boolean;
   /** A 404 means the server does not offer the list: `data` is null. */
   readonly optional?: boolean;
   /** While other filters' first page loads, show the last filters' items (a search as you type). */
   readonly keepPrevious?: boolean;
   /** How soon to read the pages again, from the items read so far (false: not on a timer). */
-  readonly refreshEvery?: (items: readonly ItemOf<N>[]) => number | false;
+  readonly refreshEvery?: (items: readonly ItemOf<E>[]) => number | false;
 }
 
-type Page<N extends EndpointName> = ListPage<ResponseBodyOf<Contract[N]> | null>;
+type Page<E extends NamedEndpoint> = ListPage<ResponseBodyOf<E> | null>;
 
 function itemsOf<Item>(pages: readonly ListPage<readonly Item[] | null>[]): readonly Item[] | null {
   if (pages[0]?.items === null) return null;
   return pages.flatMap((page) => page.items ?? []);
 }
 
-export function listPagesOptions<N extends EndpointName>(name: N, options: ListPagesOptions<N>) {
+export function listPagesOptions<E extends NamedEndpoint>(
+  endpoint: E,
+  options: ListPagesOptions<E>,
+) {
   const { key, optional = false, refreshEvery } = options;
   const params = (options.params ?? {}) as object;
   const query = (options.query ?? {}) as object;
@@ -64,10 +67,14 @@ export function listPagesOptions<N extends EndpointName>(name: N, options: ListP
   // eslint-disable-next-line @tanstack/query/exhaustive-deps
   return infiniteQueryOptions({
     queryKey: [...key, { ...params, ...query }],
-    queryFn: async ({ pageParam, signal }): Promise<Page<N>> => {
+    queryFn: async ({ pageParam, signal }): Promise<Page<E>> => {
       const pageQuery = { ...query, ...(pageParam === undefined ? {} : { cursor: pageParam }) };
       try {
-        return await pageRequest(name, { params, query: pageQuery, signal } as RequestOptions<N>);
+        return await pageRequest(endpoint, {
+          params,
+          query: pageQuery,
+          signal,
+        } as RequestOptions<E>);
       } catch (error) {
         if (optional && isNotOffered(error)) return { items: null, nextCursor: undefined };
         throw error;
@@ -78,20 +85,20 @@ export function listPagesOptions<N extends EndpointName>(name: N, options: ListP
     refetchInterval: refreshEvery
       ? (read) => {
           const pages = read.state.data?.pages ?? [];
-          const items = itemsOf(pages as ListPage<readonly ItemOf<N>[] | null>[]);
+          const items = itemsOf(pages as ListPage<readonly ItemOf<E>[] | null>[]);
           return items === null ? false : refreshEvery(items);
         }
       : undefined,
   });
 }
 
-/** The pages of `name`'s list read so far, as one list, with a way to read more. */
-export function useListPages<N extends EndpointName>(
-  name: N,
-  options: ListPagesOptions<N>,
-): ListPages<ItemOf<N>> {
+/** The pages of `endpoint`'s list read so far, as one list, with a way to read more. */
+export function useListPages<E extends NamedEndpoint>(
+  endpoint: E,
+  options: ListPagesOptions<E>,
+): ListPages<ItemOf<E>> {
   const query = useInfiniteQuery({
-    ...listPagesOptions(name, options),
+    ...listPagesOptions(endpoint, options),
     enabled: options.enabled ?? true,
     placeholderData: options.keepPrevious ? keepPreviousData : undefined,
   });
@@ -100,7 +107,7 @@ export function useListPages<N extends EndpointName>(
     () =>
       data === undefined
         ? undefined
-        : itemsOf(data.pages as ListPage<readonly ItemOf<N>[] | null>[]),
+        : itemsOf(data.pages as ListPage<readonly ItemOf<E>[] | null>[]),
     [data],
   );
   const load = useCallback(() => {

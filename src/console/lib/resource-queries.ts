@@ -3,7 +3,7 @@
  * endpoint the server may not offer, and a read of one page of a list. (Kept apart from
  * api-client.ts, which every page loads first: only the pages that read resources load this.)
  */
-import type { Contract, EndpointName, ResponseBodyOf } from '../../contract/endpoints';
+import type { NamedEndpoint, ResponseBodyOf } from '../../contract/endpoints';
 import { cursorOfPageUrl, nextPageUrlOf } from '../../contract/page-links';
 import { apiRequest, callApi, isNotOffered, type RequestOptions } from './api-client';
 
@@ -26,12 +26,12 @@ export function queryKeysOf<const Name extends string>(name: Name) {
  * apiRequest for an endpoint the server may not offer: its answer, or null for a 404 that
  * means the server does not offer it (isNotOffered). Any other failure is thrown.
  */
-export async function optionalRequest<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ResponseBodyOf<Contract[N]> | null> {
+export async function optionalRequest<E extends NamedEndpoint>(
+  endpoint: E,
+  options: RequestOptions<E> = {},
+): Promise<ResponseBodyOf<E> | null> {
   try {
-    return await apiRequest(name, options);
+    return await apiRequest(endpoint, options);
   } catch (error) {
     if (isNotOffered(error)) return null;
     throw error;
@@ -45,11 +45,11 @@ export interface ListPage<T> {
 }
 
 /** Calls a paged endpoint: the page's items, and the next page's cursor from its `Link`. */
-export async function pageRequest<N extends EndpointName>(
-  name: N,
-  options: RequestOptions<N> = {},
-): Promise<ListPage<ResponseBodyOf<Contract[N]>>> {
-  const { data, headers } = await callApi(name, options);
+export async function pageRequest<E extends NamedEndpoint>(
+  endpoint: E,
+  options: RequestOptions<E> = {},
+): Promise<ListPage<ResponseBodyOf<E>>> {
+  const { data, headers } = await callApi(endpoint, options);
   const next = nextPageUrlOf(headers.get('Link'));
   return { items: data, nextCursor: next === undefined ? undefined : cursorOfPageUrl(next) };
 }

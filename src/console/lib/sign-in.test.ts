@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../contract/problem';
+import { statusEndpoints } from '../../contract/status-endpoints';
 import { ApiProblem } from './api-client';
 import { describeConnectFailure, describeSignOutReason } from './sign-in';
 
@@ -7,7 +8,10 @@ const BASE_URL = 'https://provisioning.example/api/v1';
 
 /** A 401 with `code` whose words point elsewhere: the message must follow the code. */
 function unauthorized(code: Parameters<typeof problemOf>[0]): ApiProblem {
-  return new ApiProblem('getAuthStatus', problemOf(code, 'The API key was revoked or expired'));
+  return new ApiProblem(
+    statusEndpoints.getAuthStatus,
+    problemOf(code, 'The API key was revoked or expired'),
+  );
 }
 
 describe('why a key failed, in words', () => {

@@ -16,6 +16,7 @@ import {
   type Connection,
   type SignOutReason,
 } from './connection';
+import { signInEndpoints } from '../../contract/sign-in-endpoints';
 
 export type SignInOutcome = 'signed-in' | 'resumed' | 'other-person';
 
@@ -61,7 +62,7 @@ export async function signInWithKey(input: KeyInput): Promise<KeySignIn> {
   const withKey: Connection = { baseUrl, apiKey: input.apiKey };
   if (isSameOrigin(baseUrl)) {
     try {
-      const status = await apiRequest('startKeySession', { connection: withKey });
+      const status = await apiRequest(signInEndpoints.startKeySession, { connection: withKey });
       return { status, connection: { baseUrl, apiKey: null } };
     } catch (error) {
       if (!isNotASessionServer(error)) throw error;
@@ -91,7 +92,7 @@ export function useSignOut(): (reason?: SignOutReason) => Promise<void> {
     if (connection?.apiKey === null && reason === undefined) {
       const status = queryClient.getQueryData(authStatusQueryOptions().queryKey);
       try {
-        const result = await apiRequest('signOut', { connection });
+        const result = await apiRequest(signInEndpoints.signOut, { connection });
         if (result.idp_logout_url !== undefined) {
           ended = {
             kind: 'signed-out',

@@ -3,6 +3,7 @@ import { apiRequest, isNotOffered } from '../lib/api-client';
 import { ConfigServer } from './config-server';
 import { setupContractServer } from './msw-contract';
 import { connectForTest } from './test-utils';
+import { configEndpoints } from '../../contract/config-endpoints';
 
 const http = setupContractServer();
 
@@ -22,7 +23,7 @@ function serve(options: { offersConfigs?: boolean } = {}) {
 describe('the in-memory config server', () => {
   it('edits into a new draft, publishes it live, and goes back with activate', async () => {
     const server = serve();
-    const edited = await apiRequest('editConfig', {
+    const edited = await apiRequest(configEndpoints.editConfig, {
       body: {
         operations: [{ update_app: [{ id: 'checkout', name: 'Till' }] }],
         summary: 'Rename',
@@ -35,19 +36,23 @@ describe('the in-memory config server', () => {
     ]);
     expect(server.get(edited.id).yaml).toContain('name: Till');
 
-    const published = await apiRequest('publishConfig', {
+    const published = await apiRequest(configEndpoints.publishConfig, {
       params: { id: edited.id },
       body: { summary: 'Till' },
     });
     expect(published).toMatchObject({ kind: 'published', live: true, label: 'Till' });
-    await expect(apiRequest('getConfig', { params: { id: edited.id } })).rejects.toMatchObject({
+    await expect(
+      apiRequest(configEndpoints.getConfig, { params: { id: edited.id } }),
+    ).rejects.toMatchObject({
       status: 404,
     });
-    expect((await apiRequest('getLiveConfig')).id).toBe(published.id);
+    expect((await apiRequest(configEndpoints.getLiveConfig)).id).toBe(published.id);
 
-    await apiRequest('activateConfig', { params: { id: 'cfg_live' } });
-    expect((await apiRequest('getLiveConfig')).id).toBe('cfg_live');
-    expect(await apiRequest('getConfigHistory', { params: { id: 'cfg_live' } })).toEqual([]);
+    await apiRequest(configEndpoints.activateConfig, { params: { id: 'cfg_live' } });
+    expect((await apiRequest(configEndpoints.getLiveConfig)).id).toBe('cfg_live');
+    expect(
+      await apiRequest(configEndpoints.getConfigHistory, { params: { id: 'cfg_live' } }),
+    ).toEqual([]);
   });
 
   it('refuses an edit at a revision it has moved past, and discards drafts', async () => {
@@ -55,7 +60,7 @@ describe('the in-memory config server', () => {
     server.add({ id: 'cfg_d', label: 'Draft' });
     server.saveElsewhere('cfg_d', `${LIVE_YAML}    enabled: false\n`);
     await expect(
-      apiRequest('editConfig', {
+      apiRequest(configEndpoints.editConfig, {
         body: {
           config_id: 'cfg_d',
           operations: [{ delete_app: [{ id: 'checkout' }] }],
@@ -64,17 +69,19 @@ describe('the in-memory config server', () => {
         headers: { 'If-Match': '"1"' },
       }),
     ).rejects.toMatchObject({ status: 412 });
-    await apiRequest('deleteConfig', { params: { id: 'cfg_d' } });
+    await apiRequest(configEndpoints.deleteConfig, { params: { id: 'cfg_d' } });
     expect(server.edits).toHaveLength(1);
-    expect((await apiRequest('listConfigs'))?.map((config) => config.id)).toEqual(['cfg_live']);
+    expect((await apiRequest(configEndpoints.listConfigs))?.map((config) => config.id)).toEqual([
+      'cfg_live',
+    ]);
   });
 
   it('with only the core endpoints, offers only the edit of the configs', async () => {
     serve({ offersConfigs: false });
-    const error = await apiRequest('listConfigs').catch((caught: unknown) => caught);
+    const error = await apiRequest(configEndpoints.listConfigs).catch((caught: unknown) => caught);
     expect(isNotOffered(error)).toBe(true);
     await expect(
-      apiRequest('editConfig', {
+      apiRequest(configEndpoints.editConfig, {
         body: {
           operations: [{ update_app: [{ id: 'checkout', enabled: false }] }],
           summary: 'Off',
@@ -88,7 +95,7 @@ describe('the in-memory config server', () => {
     server.add({ id: 'cfg_d', label: 'Draft' });
     server.saveElsewhere('cfg_d', LIVE_YAML.replace('platform: web', 'platform: ios'), 'ana@x.io');
     const rename = (name: string, extra: object = {}) =>
-      apiRequest('editConfig', {
+      apiRequest(configEndpoints.editConfig, {
         body: {
           config_id: 'cfg_d',
           operations: [{ update_app: [{ id: 'checkout', name, ...extra }] }],
@@ -111,16 +118,15 @@ describe('the in-memory config server', () => {
     expect(server.get('cfg_d').revision).toBe(3);
     // Who made each revision, as the console names them after a merge.
     expect(
-      (await apiRequest('getConfigHistory', { params: { id: 'cfg_d' } })).map((entry) => [
-        entry.revision,
-        entry.actor_email,
-      ]),
+      (await apiRequest(configEndpoints.getConfigHistory, { params: { id: 'cfg_d' } })).map(
+        (entry) => [entry.revision, entry.actor_email],
+      ),
     ).toEqual([
       [3, 'ada@example.com'],
       [2, 'ana@x.io'],
     ]);
     await expect(
-      apiRequest('editConfig', {
+      apiRequest(configEndpoints.editConfig, {
         body: {
           config_id: 'cfg_d',
           operations: [{ update_app: [{ id: 'checkout', name: 'X' }] }],

@@ -11,6 +11,9 @@ import {
   takeFailures,
 } from './msw-contract';
 import { connectForTest, TEST_BASE_URL } from './test-utils';
+import { apiKeyEndpoints } from '../../contract/api-key-endpoints';
+import { configEndpoints } from '../../contract/config-endpoints';
+import { statusEndpoints } from '../../contract/status-endpoints';
 
 const server = setupContractServer();
 
@@ -26,11 +29,11 @@ describe('handlers built from the contract', () => {
   it('pass on what the contract allows, problems included', async () => {
     connectForTest();
     server.use(handle('getAuthStatus', () => ({ status: 200, body: status })));
-    await expect(apiRequest('getAuthStatus')).resolves.toEqual(status);
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).resolves.toEqual(status);
     server.use(
       handle('getAuthStatus', () => ({ problem: problemOf('rate_limited', 'Slow down') })),
     );
-    await expect(apiRequest('getAuthStatus')).rejects.toMatchObject({ status: 429 });
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).rejects.toMatchObject({ status: 429 });
     expect(failures()).toEqual([]);
   });
 
@@ -43,7 +46,9 @@ describe('handlers built from the contract', () => {
         return { status: 200, body: live };
       }),
     );
-    await expect(apiRequest('getConfig', { params: { id: 'cfg/1' } })).resolves.toEqual(live);
+    await expect(
+      apiRequest(configEndpoints.getConfig, { params: { id: 'cfg/1' } }),
+    ).resolves.toEqual(live);
     expect(seen).toEqual({ id: 'cfg/1' });
   });
 
@@ -54,8 +59,10 @@ describe('handlers built from the contract', () => {
       // A summary where the endpoint answers a whole record (no yaml, no report).
       handle('getConfig', () => ({ status: 200, body: summaryOf(live) as never })),
     );
-    await expect(apiRequest('getAuthStatus')).rejects.toMatchObject({ status: 500 });
-    await expect(apiRequest('getConfig', { params: { id: 'x' } })).rejects.toMatchObject({
+    await expect(apiRequest(statusEndpoints.getAuthStatus)).rejects.toMatchObject({ status: 500 });
+    await expect(
+      apiRequest(configEndpoints.getConfig, { params: { id: 'x' } }),
+    ).rejects.toMatchObject({
       status: 500,
     });
     expect(failures()).toEqual([
@@ -67,7 +74,9 @@ describe('handlers built from the contract', () => {
   it('refuse a body on a response that has none', async () => {
     connectForTest();
     server.use(handle('deleteConfig', () => ({ status: 204, body: 'gone' as never })));
-    await expect(apiRequest('deleteConfig', { params: { id: 'x' } })).rejects.toMatchObject({
+    await expect(
+      apiRequest(configEndpoints.deleteConfig, { params: { id: 'x' } }),
+    ).rejects.toMatchObject({
       status: 500,
     });
     expect(failures()).toEqual(['deleteConfig: a 204 has no body']);
@@ -79,8 +88,10 @@ describe('handlers built from the contract', () => {
       handle('listApiKeys', () => ({ problem: problemOf('precondition_failed', 'No') })),
       handle('getConfig', () => ({ status: 201 as never, body: live })),
     );
-    await expect(apiRequest('listApiKeys')).rejects.toMatchObject({ status: 500 });
-    await expect(apiRequest('getConfig', { params: { id: 'x' } })).rejects.toMatchObject({
+    await expect(apiRequest(apiKeyEndpoints.listApiKeys)).rejects.toMatchObject({ status: 500 });
+    await expect(
+      apiRequest(configEndpoints.getConfig, { params: { id: 'x' } }),
+    ).rejects.toMatchObject({
       status: 500,
     });
     expect(failures()).toEqual([
@@ -97,10 +108,14 @@ describe('handlers built from the contract', () => {
     );
     // Client bugs the types would stop; the handlers must not accept them either.
     await expect(
-      apiRequest('createApiKey', { body: { name: 42 } as unknown as { name: string } }),
+      apiRequest(apiKeyEndpoints.createApiKey, {
+        body: { name: 42 } as unknown as { name: string },
+      }),
     ).rejects.toMatchObject({ status: 500 });
     await expect(
-      apiRequest('editConfig', { body: { operations: [] } as unknown as ConfigEditRequest }),
+      apiRequest(configEndpoints.editConfig, {
+        body: { operations: [] } as unknown as ConfigEditRequest,
+      }),
     ).rejects.toMatchObject({ status: 500 });
     expect(failures()).toEqual([
       expect.stringContaining('createApiKey: the request body breaks the contract'),
@@ -112,7 +127,7 @@ describe('handlers built from the contract', () => {
     connectForTest();
     server.use(handle('editConfig', () => ({ problem: problemOf('conflict', 'no') })));
     await expect(
-      apiRequest('editConfig', {
+      apiRequest(configEndpoints.editConfig, {
         body: { operations: [{ delete_app: [{ id: 'x' }] }], summary: 's' },
         headers: { 'If-Match': 'W/"x"' },
       }),
@@ -133,7 +148,7 @@ describe('handlers built from the contract', () => {
   it('answer an endpoint that is not core as a server that does not offer it', async () => {
     connectForTest();
     server.use(notOffered('listApiKeys'));
-    const error = await apiRequest('listApiKeys').catch((caught: unknown) => caught);
+    const error = await apiRequest(apiKeyEndpoints.listApiKeys).catch((caught: unknown) => caught);
     expect(isNotOffered(error)).toBe(true);
     expect(() => notOffered('getAuthStatus')).toThrow('a core endpoint');
   });
@@ -141,7 +156,7 @@ describe('handlers built from the contract', () => {
   it('fail the test on a request no handler takes', async () => {
     connectForTest();
     const seen = recordRequests(server);
-    await expect(apiRequest('listApiKeys')).rejects.toBeDefined();
+    await expect(apiRequest(apiKeyEndpoints.listApiKeys)).rejects.toBeDefined();
     expect(seen).toHaveLength(1);
     expect(failures()).toEqual([`No handler for GET ${TEST_BASE_URL}/api-keys`]);
   });

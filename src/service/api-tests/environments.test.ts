@@ -4,7 +4,7 @@
  * and everyone else acts on their own account only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_HEADER } from '../../contract/environments';
+import { ACCOUNT_HEADER } from '../../contract/request-headers';
 import {
   dataOf,
   expectProblem,

@@ -4,7 +4,7 @@
  * published, production's promoted items equal staging's while its running test is kept.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_HEADER } from '../../contract/environments';
+import { ACCOUNT_HEADER } from '../../contract/request-headers';
 import {
   dataOf,
   editOk,

@@ -15,7 +15,7 @@ import type { Permission } from '../../contract/auth-status';
 import { CLIENT_KEY_PREFIX } from '../../contract/delivery';
 import { API_BASE_PATH } from '../../contract/endpoint-kit';
 import type { UnauthenticatedCode } from '../../contract/problem';
-import { ACCOUNT_HEADER } from '../../contract/environments';
+import { ACCOUNT_HEADER } from '../../contract/request-headers';
 import { AccountSelection } from '../domain/account-selection';
 import { HttpProblem } from '../http-problem';
 import { hashSecret, isWellFormedSecret } from '../domain/api-key-secrets';

@@ -5,7 +5,7 @@
  * either way, and no Max-Age: it ends with the browser, and the server ends it sooner.
  */
 import type { FastifyRequest } from 'fastify';
-import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
+import { CONSOLE_REQUEST_HEADER } from '../../contract/request-headers';
 import { HttpProblem } from '../http-problem';
 
 const SECURE_NAME = '__Host-sid';

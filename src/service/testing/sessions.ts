@@ -1,6 +1,6 @@
 /** Sessions in the API tests: a cookie from a key, and the headers the console sends with it. */
 import { expect } from 'vitest';
-import { CONSOLE_REQUEST_HEADER } from '../../contract/people';
+import { CONSOLE_REQUEST_HEADER } from '../../contract/request-headers';
 import { expectSuccess, ok, send, type CallInput } from './api';
 import type { TestService } from './test-service';
 import type { EndpointName } from '../../contract/endpoints';

@@ -6,7 +6,7 @@
 import { useId, useState } from 'react';
 import type { AuditEntry } from '../../../contract/audit';
 import { AUDIT_EXPORT_CONTENT_TYPE } from '../../../contract/audit';
-import { API_BASE_PATH } from '../../../contract/endpoints';
+import { API_BASE_PATH } from '../../../contract/endpoint-kit';
 import { Button } from '../../components/button';
 import { DataTable } from '../../components/data-table';
 import { LoadMore } from '../../components/load-more';
@@ -17,6 +17,7 @@ import { useListPages } from '../../lib/list-pages';
 import { usePageTitle } from '../../lib/page-title';
 import { queryKeysOf } from '../../lib/resource-queries';
 import { formatAbsolute } from '../../lib/time';
+import { auditEndpoints } from '../../../contract/audit-endpoints';
 
 const auditKeys = queryKeysOf('audit');
 
@@ -65,7 +66,11 @@ export function AuditPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [exportError, setExportError] = useState<string | null>(null);
   const query = queryOf(filters);
-  const trail = useListPages('getAudit', { key: auditKeys.pages(), query, keepPrevious: true });
+  const trail = useListPages(auditEndpoints.getAudit, {
+    key: auditKeys.pages(),
+    query,
+    keepPrevious: true,
+  });
   const ids = { action: useId(), target: useId(), from: useId(), to: useId(), list: useId() };
   const set = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
 

@@ -7,7 +7,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Suspense, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { ACCOUNT_HEADER, type Account } from '../../../contract/environments';
+import type { Account } from '../../../contract/environments';
+import { ACCOUNT_HEADER } from '../../../contract/request-headers';
 import type { PromotionPreview } from '../../../contract/promotions';
 import { useAccounts, useCurrentEnvironment, typeLabel } from '../../api/accounts';
 import { useConfig } from '../../api/get-config';
@@ -17,6 +18,8 @@ import { DiffView } from '../../editor/lazy-monaco';
 import { useDarkScheme } from '../../editor/use-dark-scheme';
 import { apiRequest, describeError } from '../../lib/api-client';
 import { usePageTitle } from '../../lib/page-title';
+import { configEndpoints } from '../../../contract/config-endpoints';
+import { environmentEndpoints } from '../../../contract/environment-endpoints';
 
 type Item = PromotionPreview['differences'][number]['item'];
 
@@ -83,7 +86,7 @@ function previewQuery(from: string, configId: string, revision: number, to: stri
   return queryOptions({
     queryKey: ['promotions', 'preview', from, configId, revision, to] as const,
     queryFn: ({ signal }) =>
-      apiRequest('previewPromotion', {
+      apiRequest(environmentEndpoints.previewPromotion, {
         body: { from_account: from, to_account: to, from_config: configId },
         headers: { [ACCOUNT_HEADER]: to },
         signal,
@@ -95,7 +98,10 @@ function liveOfQuery(accountId: string) {
   return queryOptions({
     queryKey: ['promotions', 'live', accountId] as const,
     queryFn: ({ signal }) =>
-      apiRequest('getLiveConfig', { headers: { [ACCOUNT_HEADER]: accountId }, signal }),
+      apiRequest(configEndpoints.getLiveConfig, {
+        headers: { [ACCOUNT_HEADER]: accountId },
+        signal,
+      }),
   });
 }
 
@@ -190,7 +196,7 @@ function ItemTable({ preview, source, target, request }: ItemTableProps) {
     setPending(true);
     setFailure(null);
     try {
-      const draft = await apiRequest('createPromotion', {
+      const draft = await apiRequest(environmentEndpoints.createPromotion, {
         body: {
           ...request,
           summary: summary.trim(),

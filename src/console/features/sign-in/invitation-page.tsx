@@ -18,11 +18,13 @@ import { useFinishSignIn } from '../../lib/sign-in';
 import { defaultBaseUrl } from '../../lib/connection';
 import { usePageTitle } from '../../lib/page-title';
 import { ssoSignInUrl } from './api/sign-in';
+import { peopleEndpoints } from '../../../contract/people-endpoints';
 
 function invitationQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['invitation-preview', token] as const,
-    queryFn: ({ signal }) => apiRequest('previewInvitation', { params: { token }, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest(peopleEndpoints.previewInvitation, { params: { token }, signal }),
     staleTime: Infinity,
   });
 }
@@ -137,7 +139,10 @@ function SetPasswordForm({ token, email }: { token: string; email: string }) {
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const accept = useMutation({
     mutationFn: (chosen: string) =>
-      apiRequest('acceptInvitation', { params: { token }, body: { password: chosen } }),
+      apiRequest(peopleEndpoints.acceptInvitation, {
+        params: { token },
+        body: { password: chosen },
+      }),
     onSuccess: (status) => {
       finish(status, { baseUrl: defaultBaseUrl(), apiKey: null });
       void navigate('/', { replace: true });

@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ExperimentResults, ResultsQuery } from '../../../../contract/experiments';
 import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+import { experimentEndpoints } from '../../../../contract/experiment-endpoints';
 
 export const resultsKeys = {
   ...queryKeysOf('results'),
@@ -24,7 +25,11 @@ export function resultsQueryOptions(testId: string, query: ResultsQuery) {
   return queryOptions({
     queryKey: resultsKeys.summary(testId, query),
     queryFn: ({ signal }) =>
-      optionalRequest('getResults', { params: { test_id: testId }, query, signal }),
+      optionalRequest(experimentEndpoints.getResults, {
+        params: { test_id: testId },
+        query,
+        signal,
+      }),
   });
 }
 
@@ -52,7 +57,11 @@ export function timeseriesQueryOptions(
   return queryOptions({
     queryKey: resultsKeys.timeseries(testId, query, computedAt),
     queryFn: ({ signal }) =>
-      optionalRequest('getResultsTimeseries', { params: { test_id: testId }, query, signal }),
+      optionalRequest(experimentEndpoints.getResultsTimeseries, {
+        params: { test_id: testId },
+        query,
+        signal,
+      }),
   });
 }
 

@@ -4,9 +4,10 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { experimentEndpoints } from '../../../../contract/experiment-endpoints';
 
 export function refreshResults(testId: string) {
-  return apiRequest('refreshResults', { params: { test_id: testId } });
+  return apiRequest(experimentEndpoints.refreshResults, { params: { test_id: testId } });
 }
 
 export function useRefreshResults(testId: string) {

@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigRecord } from '../../../../contract/configs';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
+import { configEndpoints } from '../../../../contract/config-endpoints';
 
 export function activateConfig(id: string): Promise<ConfigRecord> {
-  return apiRequest('activateConfig', { params: { id } });
+  return apiRequest(configEndpoints.activateConfig, { params: { id } });
 }
 
 export function useActivateConfig() {

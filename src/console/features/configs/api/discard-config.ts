@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
 import { dropFromConfigLists } from '../../../api/get-configs';
+import { configEndpoints } from '../../../../contract/config-endpoints';
 
 export async function discardConfig(id: string): Promise<void> {
-  await apiRequest('deleteConfig', { params: { id } });
+  await apiRequest(configEndpoints.deleteConfig, { params: { id } });
 }
 
 export function useDiscardConfig() {

@@ -6,10 +6,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { configJsonSchema } from '../../../../configs/config-schema';
 import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
+import { configEndpoints } from '../../../../contract/config-endpoints';
 
 export async function getConfigSchema(signal?: AbortSignal): Promise<object> {
   try {
-    return await apiRequest('getConfigSchema', { signal });
+    return await apiRequest(configEndpoints.getConfigSchema, { signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     // The schema only helps while typing; the server validates every save anyway.

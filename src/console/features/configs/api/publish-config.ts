@@ -5,6 +5,7 @@ import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
 import { LIVE } from '../../../api/get-config';
 import { dropFromConfigLists } from '../../../api/get-configs';
+import { configEndpoints } from '../../../../contract/config-endpoints';
 
 export interface PublishConfigInput {
   readonly id: string;
@@ -14,7 +15,10 @@ export interface PublishConfigInput {
 
 export function publishConfig({ id, label }: PublishConfigInput): Promise<ConfigRecord> {
   const summary = label.trim();
-  return apiRequest('publishConfig', { params: { id }, body: summary ? { summary } : {} });
+  return apiRequest(configEndpoints.publishConfig, {
+    params: { id },
+    body: summary ? { summary } : {},
+  });
 }
 
 export function usePublishConfig() {

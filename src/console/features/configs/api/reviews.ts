@@ -9,11 +9,12 @@ import { apiRequest } from '../../../lib/api-client';
 import { configsKeys } from '../../../api/config-keys';
 import { dropFromConfigLists } from '../../../api/get-configs';
 import { LIVE } from '../../../api/get-config';
+import { reviewEndpoints } from '../../../../contract/review-endpoints';
 
 export function reviewsQueryOptions(id: string) {
   return queryOptions({
     queryKey: configsKeys.reviews(id),
-    queryFn: ({ signal }) => apiRequest('listReviews', { params: { id }, signal }),
+    queryFn: ({ signal }) => apiRequest(reviewEndpoints.listReviews, { params: { id }, signal }),
   });
 }
 
@@ -35,7 +36,7 @@ export function useRequestReview() {
   const refresh = useRefreshReview();
   return useMutation({
     mutationFn: ({ id, request }: { id: string; request: ReviewRequest }): Promise<ConfigRecord> =>
-      apiRequest('requestReview', { params: { id }, body: request }),
+      apiRequest(reviewEndpoints.requestReview, { params: { id }, body: request }),
     onSuccess: (_record, { id }) => refresh(id),
   });
 }
@@ -45,7 +46,7 @@ export function useAddReview() {
   const refresh = useRefreshReview();
   return useMutation({
     mutationFn: ({ id, review }: { id: string; review: NewReview }): Promise<ReviewResult> =>
-      apiRequest('addReview', { params: { id }, body: review }),
+      apiRequest(reviewEndpoints.addReview, { params: { id }, body: review }),
     onSuccess: (result, { id }) => {
       if (result.published_config_id !== undefined) {
         // The draft is gone: its page moves on rather than refetch it into "not found".

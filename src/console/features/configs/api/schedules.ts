@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { CreateScheduleRequest, Schedule } from '../../../../contract/environments';
 import { apiRequest } from '../../../lib/api-client';
 import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+import { environmentEndpoints } from '../../../../contract/environment-endpoints';
 
 export const scheduleKeys = queryKeysOf('schedules');
 
@@ -12,11 +13,11 @@ export function configSchedulesQuery(configId: string) {
     queryKey: [...scheduleKeys.list(), configId],
     queryFn: async ({ signal }): Promise<readonly Schedule[] | null> => {
       const [pending, failed] = await Promise.all([
-        optionalRequest('listSchedules', {
+        optionalRequest(environmentEndpoints.listSchedules, {
           query: { config_id: configId, status: 'pending' },
           signal,
         }),
-        optionalRequest('listSchedules', {
+        optionalRequest(environmentEndpoints.listSchedules, {
           query: { config_id: configId, status: 'failed' },
           signal,
         }),
@@ -33,7 +34,8 @@ export function useConfigSchedules(configId: string) {
 export function useCreateSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateScheduleRequest) => apiRequest('createSchedule', { body }),
+    mutationFn: (body: CreateScheduleRequest) =>
+      apiRequest(environmentEndpoints.createSchedule, { body }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: scheduleKeys.list() }),
   });
 }
@@ -41,7 +43,8 @@ export function useCreateSchedule() {
 export function useCancelSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('cancelSchedule', { params: { schedule_id: id } }),
+    mutationFn: (id: string) =>
+      apiRequest(environmentEndpoints.cancelSchedule, { params: { schedule_id: id } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: scheduleKeys.list() }),
   });
 }
@@ -52,8 +55,14 @@ export function accountSchedulesQuery() {
     queryKey: [...scheduleKeys.list(), 'account'],
     queryFn: async ({ signal }): Promise<readonly Schedule[] | null> => {
       const [pending, failed] = await Promise.all([
-        optionalRequest('listSchedules', { query: { status: 'pending' }, signal }),
-        optionalRequest('listSchedules', { query: { status: 'failed', limit: '5' }, signal }),
+        optionalRequest(environmentEndpoints.listSchedules, {
+          query: { status: 'pending' },
+          signal,
+        }),
+        optionalRequest(environmentEndpoints.listSchedules, {
+          query: { status: 'failed', limit: '5' },
+          signal,
+        }),
       ]);
       return pending === null ? null : [...pending, ...(failed ?? [])];
     },

@@ -7,10 +7,13 @@ import {
 } from '../../../../contract/delivery';
 import { apiRequest } from '../../../lib/api-client';
 import { clientKeysKeys } from './get-client-keys';
+import { deliveryEndpoints } from '../../../../contract/delivery-endpoints';
 
 export function createClientKey(request: CreateClientKeyRequest): Promise<ClientKey> {
   // The contract's own schema checks the body before it leaves.
-  return apiRequest('createClientKey', { body: createClientKeyRequestSchema.parse(request) });
+  return apiRequest(deliveryEndpoints.createClientKey, {
+    body: createClientKeyRequestSchema.parse(request),
+  });
 }
 
 export function useCreateClientKey() {

@@ -7,10 +7,13 @@ import {
 } from '../../../../contract/webhooks';
 import { apiRequest } from '../../../lib/api-client';
 import { webhooksKeys } from './get-webhooks';
+import { webhookEndpoints } from '../../../../contract/webhook-endpoints';
 
 export function createWebhook(request: CreateWebhookRequest): Promise<CreatedWebhook> {
   // The contract's own schema checks the body before it leaves.
-  return apiRequest('createWebhook', { body: createWebhookRequestSchema.parse(request) });
+  return apiRequest(webhookEndpoints.createWebhook, {
+    body: createWebhookRequestSchema.parse(request),
+  });
 }
 
 export function useCreateWebhook() {

@@ -4,9 +4,10 @@ import type { Webhook } from '../../../../contract/webhooks';
 import type { ListPage } from '../../../lib/resource-queries';
 import { apiRequest } from '../../../lib/api-client';
 import { webhooksKeys } from './get-webhooks';
+import { webhookEndpoints } from '../../../../contract/webhook-endpoints';
 
 export async function deleteWebhook(id: string): Promise<void> {
-  await apiRequest('deleteWebhook', { params: { id } });
+  await apiRequest(webhookEndpoints.deleteWebhook, { params: { id } });
 }
 
 export function useDeleteWebhook() {

@@ -5,6 +5,7 @@
 import type { WebhookDelivery } from '../../../../contract/webhooks';
 import { useListPages } from '../../../lib/list-pages';
 import { webhooksKeys } from './get-webhooks';
+import { webhookEndpoints } from '../../../../contract/webhook-endpoints';
 
 export const PENDING_REFRESH_MS = 2_000;
 
@@ -16,7 +17,7 @@ export function refreshInterval(
 }
 
 export function useWebhookDeliveries(webhookId: string) {
-  return useListPages('listWebhookDeliveries', {
+  return useListPages(webhookEndpoints.listWebhookDeliveries, {
     key: webhooksKeys.deliveries(webhookId),
     params: { id: webhookId },
     refreshEvery: refreshInterval,

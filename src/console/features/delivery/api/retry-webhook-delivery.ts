@@ -3,12 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookDelivery } from '../../../../contract/webhooks';
 import { apiRequest } from '../../../lib/api-client';
 import { webhooksKeys } from './get-webhooks';
+import { webhookEndpoints } from '../../../../contract/webhook-endpoints';
 
 export function retryWebhookDelivery(
   webhookId: string,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
-  return apiRequest('retryWebhookDelivery', {
+  return apiRequest(webhookEndpoints.retryWebhookDelivery, {
     params: { id: webhookId, delivery_id: deliveryId },
   });
 }

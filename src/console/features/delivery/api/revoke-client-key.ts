@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientKey } from '../../../../contract/delivery';
 import { apiRequest } from '../../../lib/api-client';
 import { clientKeysKeys } from './get-client-keys';
+import { deliveryEndpoints } from '../../../../contract/delivery-endpoints';
 
 export function revokeClientKey(id: string): Promise<ClientKey> {
-  return apiRequest('revokeClientKey', { params: { id } });
+  return apiRequest(deliveryEndpoints.revokeClientKey, { params: { id } });
 }
 
 export function useRevokeClientKey() {

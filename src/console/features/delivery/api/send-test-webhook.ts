@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookDelivery } from '../../../../contract/webhooks';
 import { apiRequest } from '../../../lib/api-client';
 import { webhooksKeys } from './get-webhooks';
+import { webhookEndpoints } from '../../../../contract/webhook-endpoints';
 
 export function sendTestWebhook(webhookId: string): Promise<WebhookDelivery> {
-  return apiRequest('sendTestWebhook', { params: { id: webhookId } });
+  return apiRequest(webhookEndpoints.sendTestWebhook, { params: { id: webhookId } });
 }
 
 export function useSendTestWebhook(webhookId: string) {

@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createMetricSchema, type CreateMetricRequest } from '../../../../contract/experiments';
 import { apiRequest } from '../../../lib/api-client';
 import { metricsKeys } from './get-metrics';
+import { experimentEndpoints } from '../../../../contract/experiment-endpoints';
 
 export function createMetric(request: CreateMetricRequest) {
-  return apiRequest('createMetric', { body: createMetricSchema.parse(request) });
+  return apiRequest(experimentEndpoints.createMetric, { body: createMetricSchema.parse(request) });
 }
 
 export function useCreateMetric() {

@@ -2,9 +2,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { metricsKeys } from './get-metrics';
+import { experimentEndpoints } from '../../../../contract/experiment-endpoints';
 
 export async function deleteMetric(id: string): Promise<void> {
-  await apiRequest('deleteMetric', { params: { metric_id: id } });
+  await apiRequest(experimentEndpoints.deleteMetric, { params: { metric_id: id } });
 }
 
 export function useDeleteMetric() {

@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { updateMetricSchema, type UpdateMetricRequest } from '../../../../contract/experiments';
 import { apiRequest } from '../../../lib/api-client';
 import { metricsKeys } from './get-metrics';
+import { experimentEndpoints } from '../../../../contract/experiment-endpoints';
 
 export function updateMetric({ id, change }: { id: string; change: UpdateMetricRequest }) {
-  return apiRequest('updateMetric', {
+  return apiRequest(experimentEndpoints.updateMetric, {
     params: { metric_id: id },
     body: updateMetricSchema.parse(change),
   });

@@ -7,10 +7,13 @@ import {
 } from '../../../../contract/api-keys';
 import { apiRequest } from '../../../lib/api-client';
 import { apiKeysKeys } from './get-api-keys';
+import { apiKeyEndpoints } from '../../../../contract/api-key-endpoints';
 
 export function createApiKey(request: CreateApiKeyRequest): Promise<CreatedApiKey> {
   // The contract's own schema checks the body before it leaves.
-  return apiRequest('createApiKey', { body: createApiKeyRequestSchema.parse(request) });
+  return apiRequest(apiKeyEndpoints.createApiKey, {
+    body: createApiKeyRequestSchema.parse(request),
+  });
 }
 
 export function useCreateApiKey() {

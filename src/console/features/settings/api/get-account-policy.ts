@@ -2,12 +2,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AccountPolicy } from '../../../../contract/reviews';
 import { optionalRequest, queryKeysOf } from '../../../lib/resource-queries';
+import { reviewEndpoints } from '../../../../contract/review-endpoints';
 
 export const accountPolicyKeys = queryKeysOf('account-policy');
 
 /** The policy, or null when the server does not offer review before publishing. */
 export function getAccountPolicy(signal?: AbortSignal): Promise<AccountPolicy | null> {
-  return optionalRequest('getAccountPolicy', { signal });
+  return optionalRequest(reviewEndpoints.getAccountPolicy, { signal });
 }
 
 export function accountPolicyQueryOptions() {

@@ -11,6 +11,7 @@ import {
 import { apiRequest } from '../../../lib/api-client';
 import { useListPages } from '../../../lib/list-pages';
 import { queryKeysOf } from '../../../lib/resource-queries';
+import { peopleEndpoints } from '../../../../contract/people-endpoints';
 
 export const membersKeys = queryKeysOf('members');
 export const invitationsKeys = queryKeysOf('invitations');
@@ -18,11 +19,11 @@ export const sessionsKeys = queryKeysOf('sessions');
 export const organizationSettingsKeys = queryKeysOf('organization-settings');
 
 export function useMembers() {
-  return useListPages('listMembers', { key: membersKeys.pages(), optional: true });
+  return useListPages(peopleEndpoints.listMembers, { key: membersKeys.pages(), optional: true });
 }
 
 export function useInvitations({ enabled }: { enabled: boolean }) {
-  return useListPages('listInvitations', {
+  return useListPages(peopleEndpoints.listInvitations, {
     key: invitationsKeys.pages(),
     optional: true,
     enabled,
@@ -30,14 +31,14 @@ export function useInvitations({ enabled }: { enabled: boolean }) {
 }
 
 export function useSessions() {
-  return useListPages('listSessions', { key: sessionsKeys.pages(), optional: true });
+  return useListPages(peopleEndpoints.listSessions, { key: sessionsKeys.pages(), optional: true });
 }
 
 export function useUpdateMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
-      apiRequest('updateMember', { params: { user_id: userId }, body: { role } }),
+      apiRequest(peopleEndpoints.updateMember, { params: { user_id: userId }, body: { role } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKeys.all }),
   });
 }
@@ -45,7 +46,8 @@ export function useUpdateMember() {
 export function useRemoveMember() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => apiRequest('removeMember', { params: { user_id: userId } }),
+    mutationFn: (userId: string) =>
+      apiRequest(peopleEndpoints.removeMember, { params: { user_id: userId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKeys.all }),
   });
 }
@@ -53,7 +55,7 @@ export function useRemoveMember() {
 export function useEndMemberSessions() {
   return useMutation({
     mutationFn: (userId: string) =>
-      apiRequest('endMemberSessions', { params: { user_id: userId } }),
+      apiRequest(peopleEndpoints.endMemberSessions, { params: { user_id: userId } }),
   });
 }
 
@@ -61,7 +63,7 @@ export function useCreateInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { email: string; role: Role }) =>
-      apiRequest('createInvitation', { body: input }),
+      apiRequest(peopleEndpoints.createInvitation, { body: input }),
     // The answer holds the one-time link: the form resets the mutation once it has it, and
     // with gcTime 0 the cache lets go of it at once.
     gcTime: 0,
@@ -72,7 +74,7 @@ export function useCreateInvitation() {
 export function useRevokeInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('revokeInvitation', { params: { id } }),
+    mutationFn: (id: string) => apiRequest(peopleEndpoints.revokeInvitation, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKeys.all }),
   });
 }
@@ -80,7 +82,7 @@ export function useRevokeInvitation() {
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('endSession', { params: { id } }),
+    mutationFn: (id: string) => apiRequest(peopleEndpoints.endSession, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKeys.all }),
   });
 }
@@ -88,7 +90,7 @@ export function useEndSession() {
 export function useEndOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('endOtherSessions'),
+    mutationFn: () => apiRequest(peopleEndpoints.endOtherSessions),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKeys.all }),
   });
 }
@@ -96,7 +98,7 @@ export function useEndOtherSessions() {
 export function organizationSettingsQueryOptions() {
   return queryOptions({
     queryKey: organizationSettingsKeys.detail('current'),
-    queryFn: ({ signal }) => apiRequest('getOrganizationSettings', { signal }),
+    queryFn: ({ signal }) => apiRequest(peopleEndpoints.getOrganizationSettings, { signal }),
   });
 }
 
@@ -109,7 +111,7 @@ export function useSetOrganizationSettings() {
   return useMutation({
     // The contract's own schema checks the body before it leaves.
     mutationFn: (settings: OrganizationSettingsUpdate) =>
-      apiRequest('setOrganizationSettings', {
+      apiRequest(peopleEndpoints.setOrganizationSettings, {
         body: organizationSettingsUpdateSchema.parse(settings),
       }),
     onSuccess: (saved) =>

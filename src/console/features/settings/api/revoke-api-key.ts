@@ -4,9 +4,10 @@ import type { ApiKey } from '../../../../contract/api-keys';
 import { apiRequest } from '../../../lib/api-client';
 import { useSignOut } from '../../../lib/sign-in';
 import { apiKeysKeys } from './get-api-keys';
+import { apiKeyEndpoints } from '../../../../contract/api-key-endpoints';
 
 export function revokeApiKey(id: string): Promise<ApiKey> {
-  return apiRequest('revokeApiKey', { params: { id } });
+  return apiRequest(apiKeyEndpoints.revokeApiKey, { params: { id } });
 }
 
 export function useRevokeApiKey({ keyInUseId }: { keyInUseId: string | undefined }) {

@@ -4,10 +4,11 @@ import { accountPolicySchema, type AccountPolicy } from '../../../../contract/re
 import { configsKeys } from '../../../api/config-keys';
 import { apiRequest } from '../../../lib/api-client';
 import { accountPolicyKeys } from './get-account-policy';
+import { reviewEndpoints } from '../../../../contract/review-endpoints';
 
 export function setAccountPolicy(policy: AccountPolicy): Promise<AccountPolicy> {
   // The contract's own schema checks the body before it leaves.
-  return apiRequest('setAccountPolicy', { body: accountPolicySchema.parse(policy) });
+  return apiRequest(reviewEndpoints.setAccountPolicy, { body: accountPolicySchema.parse(policy) });
 }
 
 export function useSetAccountPolicy() {

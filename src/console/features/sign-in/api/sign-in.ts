@@ -4,12 +4,13 @@
  * navigation or a popup: the identity provider's pages are not ours to fetch).
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { API_BASE_PATH } from '../../../../contract/endpoints';
+import { API_BASE_PATH } from '../../../../contract/endpoint-kit';
 import type { PasswordSignInRequest } from '../../../../contract/people';
 import { ApiProblem, apiRequest, describeError } from '../../../lib/api-client';
 import { useFinishSignIn, type SignInOutcome } from '../../../lib/sign-in';
 import { defaultBaseUrl } from '../../../lib/connection';
 import type { AuthStatus } from '../../../../contract/auth-status';
+import { signInEndpoints } from '../../../../contract/sign-in-endpoints';
 
 export const signInKeys = {
   all: ['sign-in'] as const,
@@ -19,7 +20,8 @@ export const signInKeys = {
 export function signInOptionsQueryOptions(email: string) {
   return queryOptions({
     queryKey: signInKeys.options(email),
-    queryFn: ({ signal }) => apiRequest('getSignInOptions', { query: { email }, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest(signInEndpoints.getSignInOptions, { query: { email }, signal }),
     staleTime: 5 * 60_000,
   });
 }
@@ -28,7 +30,8 @@ export function signInOptionsQueryOptions(email: string) {
 export function usePasswordSignIn(onDone: (outcome: SignInOutcome, status: AuthStatus) => void) {
   const finish = useFinishSignIn();
   return useMutation({
-    mutationFn: (input: PasswordSignInRequest) => apiRequest('signInWithPassword', { body: input }),
+    mutationFn: (input: PasswordSignInRequest) =>
+      apiRequest(signInEndpoints.signInWithPassword, { body: input }),
     onSuccess: (status) =>
       onDone(finish(status, { baseUrl: defaultBaseUrl(), apiKey: null }), status),
   });

@@ -2,11 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { authStatusQueryOptions } from '../../../lib/auth';
+import { signInEndpoints } from '../../../../contract/sign-in-endpoints';
 
 export function useExtendSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('extendSession'),
+    mutationFn: () => apiRequest(signInEndpoints.extendSession),
     onSuccess: (status) => queryClient.setQueryData(authStatusQueryOptions().queryKey, status),
   });
 }
