@@ -1,8 +1,8 @@
 /**
- * The pull-request workflow of docs/config-as-code.md, run as CI runs it: its YAML read from
- * the doc, each `provisioning config` step run by bash in a checkout, `provisioning` being
- * `node bin/provisioning.js`, against the real service on 127.0.0.1, with the keys the
- * workflow takes from the CI's secrets.
+ * The pull-request workflow of docs/config-as-code.md, and its push step that reads JSON, run
+ * as CI runs them: their YAML read from the doc, each `provisioning config` step run by bash
+ * in a checkout, `provisioning` being `node bin/provisioning.js`, against the real service on
+ * 127.0.0.1, with the keys the workflow takes from the CI's secrets.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,12 +27,21 @@ interface Workflow {
   readonly jobs: Record<string, Job>;
 }
 
+const doc = () => readFileSync(join(import.meta.dirname, '../../docs/config-as-code.md'), 'utf8');
+
 /** The workflow exactly as the doc shows it. */
 function documentedWorkflow(): Workflow {
-  const doc = readFileSync(join(import.meta.dirname, '../../docs/config-as-code.md'), 'utf8');
-  const block = /```yaml\n(name: config\n[\s\S]*?)```/.exec(doc)?.[1];
+  const block = /```yaml\n(name: config\n[\s\S]*?)```/.exec(doc())?.[1];
   if (!block) throw new Error('docs/config-as-code.md has no workflow');
   return parse(block) as Workflow;
+}
+
+/** The doc's push step that reads the push's JSON (it replaces the workflow's). */
+function documentedJsonPushStep(): Step {
+  const block = /```yaml\n(- name: Push and publish\n[\s\S]*?)```/.exec(doc())?.[1];
+  if (!block) throw new Error('docs/config-as-code.md has no push step reading JSON');
+  const [step] = parse(block) as Step[];
+  return step ?? {};
 }
 
 const root = mkdtempSync(join(tmpdir(), 'config-ci-'));
@@ -98,14 +107,21 @@ function runStep(step: Step, env: Record<string, string>): Promise<StepRun> {
   });
 }
 
-/** The job's `provisioning config` steps, one after the other, as far as they succeed. */
-async function runJob(name: string): Promise<StepRun[]> {
+/** A job's environment, filled in. */
+function jobEnv(name: string): Record<string, string> {
   const workflow = documentedWorkflow();
   const job = workflow.jobs[name];
   if (!job) throw new Error(`the workflow has no job ${name}`);
-  const env = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries({ ...workflow.env, ...job.env }).map(([key, value]) => [key, filled(value)]),
   );
+}
+
+/** The job's `provisioning config` steps, one after the other, as far as they succeed. */
+async function runJob(name: string): Promise<StepRun[]> {
+  const job = documentedWorkflow().jobs[name];
+  if (!job) throw new Error(`the workflow has no job ${name}`);
+  const env = jobEnv(name);
   const runs: StepRun[] = [];
   for (const step of job.steps.filter((candidate) =>
     candidate.run?.startsWith('provisioning config'),
@@ -188,6 +204,48 @@ describe('the documented CI workflow', () => {
     expect(push?.code).toBe(1);
     expect(push?.stdout).toContain(`${FILE}:11:15: error schema.enum`);
     expect(push?.stdout).toMatch(/not published: the draft has errors\n$/);
+  }, 60_000);
+
+  it('reads what the push did from its JSON, as the documented step does', async () => {
+    const outputs = join(checkout, 'github-output');
+    const step = documentedJsonPushStep();
+    writeFileSync(join(checkout, FILE), DARK);
+    writeFileSync(outputs, '');
+    const pushed = await runStep(step, { ...jobEnv('push'), GITHUB_OUTPUT: outputs });
+    const live = await ok(served.service, served.service.adminKey, 'getLiveConfig');
+    expect(live.yaml).toBe(DARK);
+    expect(pushed).toEqual({ name: 'Push and publish', code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(outputs, 'utf8')).toBe(
+      `draft=${live.base_config_id}\npublished=${live.id}\n`,
+    );
+
+    writeFileSync(join(checkout, FILE), SHOP_YAML.replace('platform: ios', 'platform: desktop'));
+    writeFileSync(outputs, '');
+    const refused = await runStep(step, { ...jobEnv('push'), GITHUB_OUTPUT: outputs });
+    const [draft] = await ok(served.service, served.service.adminKey, 'listConfigs');
+    expect(draft?.kind).toBe('draft');
+    expect(refused).toEqual({
+      name: 'Push and publish',
+      code: 1,
+      stdout: '::error::publish: invalid_config: the draft has errors\n',
+      stderr: '',
+    });
+    expect(readFileSync(outputs, 'utf8')).toBe(`draft=${draft?.id}\npublished=\n`);
+
+    // Exit 2 prints no JSON: the step sets no output and fails with the error in its log.
+    writeFileSync(outputs, '');
+    const failed = await runStep(step, {
+      ...jobEnv('push'),
+      PROVISIONING_API_KEY: 'pk_revoked',
+      GITHUB_OUTPUT: outputs,
+    });
+    expect(failed).toEqual({
+      name: 'Push and publish',
+      code: 2,
+      stdout: '',
+      stderr: 'provisioning config push: 401 api_key_invalid: The API key is malformed\n',
+    });
+    expect(readFileSync(outputs, 'utf8')).toBe('');
   }, 60_000);
 
   it("lists the config commands in the help, and prints one command's usage", async () => {

@@ -26,6 +26,20 @@ export function githubAnnotation(file: string, issue: ValidationIssue): string {
   return `::${issue.severity} file=${escapeProperty(file)},line=${issue.line},col=${issue.column}::${escapeData(`${issue.code} ${issue.message}`)}\n`;
 }
 
+/** One issue as `--format json` prints it (`validate`, `push`). */
+export function issueJson({
+  line,
+  column,
+  length,
+  severity,
+  code,
+  message,
+  path,
+}: ValidationIssue) {
+  return { line, column, length, severity, code, message, path };
+}
+export type IssueJson = ReturnType<typeof issueJson>;
+
 /** What `--format json` prints of one file's report. */
 export function reportJson(file: string, report: ValidationReport) {
   return {
@@ -33,15 +47,7 @@ export function reportJson(file: string, report: ValidationReport) {
     valid: report.valid,
     error_count: report.error_count,
     warning_count: report.warning_count,
-    issues: report.issues.map(({ line, column, length, severity, code, message, path }) => ({
-      line,
-      column,
-      length,
-      severity,
-      code,
-      message,
-      path,
-    })),
+    issues: report.issues.map(issueJson),
   };
 }
 

@@ -4,11 +4,12 @@
  * was pulled at) the edit is made on that revision's text and merged with the edits since;
  * a conflict saves nothing. Exit 0: saved and valid (and published or sent for review when
  * asked), or nothing to change; 1: saved with errors, not saved, or not published; 2: the
- * command failed.
+ * command failed. `--format json` tells the same as one object, for CI to read.
  */
 import { normalizeLineEnds } from '../configs/parse';
 import type { ConfigRecord } from '../contract/configs';
 import {
+  formatOption,
   oneFile,
   parseCommandArguments,
   readText,
@@ -16,17 +17,10 @@ import {
   stringOption,
   type OptionValues,
 } from './arguments';
-import {
-  CommandFailed,
-  EXIT,
-  type CommandIo,
-  type ConfigCommand,
-  type ExitCode,
-} from './command-io';
+import { CommandFailed, EXIT, type ConfigCommand, type ExitCode } from './command-io';
 import { readConfig } from './config-target';
 import { fileEdit } from './file-edit';
-import { issueLines } from './issue-formats';
-import { conflicts, refused, savedDraft } from './push-output';
+import { pushJson, pushText, type NextStep, type PushOutput } from './push-output';
 import {
   clientFrom,
   CONNECTION_OPTIONS,
@@ -41,6 +35,7 @@ const OPTIONS = {
   'base-revision': { type: 'string' },
   publish: { type: 'boolean' },
   'request-review': { type: 'boolean' },
+  format: { type: 'string' },
 } as const;
 
 /** What the service says about the config itself (a conflict, a refused edit): a result, not a failure of the command. */
@@ -48,9 +43,10 @@ const isAboutTheConfig = (problem: ServiceProblem) => [409, 422].includes(proble
 
 export const pushCommand: ConfigCommand = {
   usage:
-    'config push FILE --summary TEXT [--config ID] [--base-revision N] [--publish | --request-review]   the file as a draft, its issues at their positions',
+    'config push FILE --summary TEXT [--config ID] [--base-revision N] [--publish | --request-review] [--format text|json]   the file as a draft, its issues at their positions',
   async run(args, io) {
     const { values, files } = parseCommandArguments(args, OPTIONS);
+    const format = formatOption(values, ['text', 'json'] as const);
     const file = oneFile(files, 'file to push');
     const summary = requiredOption(values, 'summary');
     const then = nextStep(values);
@@ -67,50 +63,62 @@ export const pushCommand: ConfigCommand = {
               params: { id: target.id, revision: String(base) },
             })
           ).yaml;
-    const edit = fileEdit(baseText, text);
-    if (edit.kind === 'syntax_error') {
-      io.stdout(issueLines(file, edit.issues));
-      io.stdout(`not saved: ${file} cannot be read as a config\n`);
-      return EXIT.found;
-    }
-    if (edit.kind === 'unchanged') {
-      io.stdout(`nothing to change: ${file} is the text of ${target.id} at revision ${base}\n`);
-      return target.kind === 'draft' ? afterSave(client, io, target.id, summary, then) : EXIT.clean;
-    }
-    try {
-      const result = await client.call('editConfig', {
-        body: {
-          operations: edit.operations,
-          config_id: target.id,
-          summary,
-          base_revision: base,
-        },
-      });
-      io.stdout(savedDraft(file, text, result));
-      if (!result.validation.valid) {
-        if (then !== undefined)
-          io.stdout(
-            `not ${then === 'publish' ? 'published' : 'sent for review'}: the draft has errors\n`,
-          );
-        return EXIT.found;
-      }
-      return await afterSave(client, io, result.id, summary, then);
-    } catch (error) {
-      if (!(error instanceof ServiceProblem) || !isAboutTheConfig(error)) throw error;
-      const { problem } = error;
-      io.stdout(
-        problem.code === 'edit_conflict' && problem.conflicts
-          ? conflicts(problem, problem.conflicts)
-          : refused('not saved', problem),
-      );
-      return EXIT.found;
-    }
+    const output = format === 'json' ? pushJson(io, file, text, target) : pushText(io, file, text);
+    const code = await push(client, output, { target, base, baseText, text, summary, then });
+    output.end();
+    return code;
   },
 };
 
-type NextStep = 'publish' | 'request-review' | undefined;
+interface Push {
+  readonly target: ConfigRecord;
+  readonly base: number;
+  readonly baseText: string;
+  readonly text: string;
+  readonly summary: string;
+  readonly then: NextStep | undefined;
+}
 
-function nextStep(values: OptionValues): NextStep {
+/** The edit sent, then the next step asked for; each step told to `output`. */
+async function push(
+  client: ServiceClient,
+  output: PushOutput,
+  { target, base, baseText, text, summary, then }: Push,
+): Promise<ExitCode> {
+  const edit = fileEdit(baseText, text);
+  if (edit.kind === 'syntax_error') {
+    output.notAConfig(edit.issues);
+    return EXIT.found;
+  }
+  if (edit.kind === 'unchanged') {
+    output.unchanged(target, base);
+    return target.kind === 'draft'
+      ? afterSave(client, output, target.id, summary, then)
+      : EXIT.clean;
+  }
+  try {
+    const result = await client.call('editConfig', {
+      body: {
+        operations: edit.operations,
+        config_id: target.id,
+        summary,
+        base_revision: base,
+      },
+    });
+    output.saved(result);
+    if (!result.validation.valid) {
+      if (then !== undefined) output.draftHasErrors(then);
+      return EXIT.found;
+    }
+    return await afterSave(client, output, result.id, summary, then);
+  } catch (error) {
+    if (!(error instanceof ServiceProblem) || !isAboutTheConfig(error)) throw error;
+    output.notSaved(error.problem);
+    return EXIT.found;
+  }
+}
+
+function nextStep(values: OptionValues): NextStep | undefined {
   if (values.publish === true && values['request-review'] === true)
     throw new CommandFailed('--publish and --request-review do not go together');
   return values.publish === true
@@ -128,13 +136,13 @@ function revisionOption(values: OptionValues): number | undefined {
   return Number(value);
 }
 
-/** `--publish` or `--request-review` on the saved draft; a refusal is printed with its reason. */
+/** `--publish` or `--request-review` on the saved draft; a refusal is told with its reason. */
 async function afterSave(
   client: ServiceClient,
-  io: CommandIo,
+  output: PushOutput,
   draftId: string,
   summary: string,
-  then: NextStep,
+  then: NextStep | undefined,
 ): Promise<ExitCode> {
   if (then === undefined) return EXIT.clean;
   try {
@@ -142,17 +150,12 @@ async function afterSave(
       then === 'publish'
         ? await client.call('publishConfig', { params: { id: draftId }, body: { summary } })
         : await client.call('requestReview', { params: { id: draftId }, body: { note: summary } });
-    io.stdout(
-      then === 'publish'
-        ? `published ${record.id} (${record.live ? 'live' : 'not live'})\n`
-        : `review requested for ${record.id}\n`,
-    );
+    if (then === 'publish') output.published(record);
+    else output.reviewRequested(record);
     return EXIT.clean;
   } catch (error) {
     if (!(error instanceof ServiceProblem) || error.problem.status >= 500) throw error;
-    io.stdout(
-      refused(then === 'publish' ? 'not published' : 'review not requested', error.problem),
-    );
+    output.notDone(then, error.problem);
     return EXIT.found;
   }
 }

@@ -2,7 +2,8 @@
  * `provisioning config push` against the real service (SQLite here, PostgreSQL in the
  * `postgres` project): the round trips (pull → push unchanged makes no revision; pull → edit →
  * push → pull gives the edited file byte for byte), merges from --base-revision, a conflict
- * that saves nothing, issues at the file's positions, --publish and --request-review.
+ * that saves nothing, issues at the file's positions, --publish and --request-review; and
+ * the same told as one JSON object with --format json.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -342,5 +343,351 @@ describe('provisioning config push', () => {
       stdout: '',
       stderr: `provisioning config push: 404 not_found: Revision 5 of the config ${liveId} was not found in this account\n`,
     });
+  });
+});
+
+/** `push … --format json`: its one object parsed, with the exit code and stderr. */
+async function pushAsJson(...args: string[]) {
+  const run = await runConfig(env, 'push', ...args, '--format', 'json');
+  return { code: run.code, json: JSON.parse(run.stdout) as unknown, stderr: run.stderr };
+}
+
+describe('provisioning config push --format json', () => {
+  it('tells a push that saved and published the draft', async () => {
+    write('shop.yaml', EDITED);
+    const run = await pushAsJson(path('shop.yaml'), '--summary', 'Rename', '--publish');
+    const live = await ok(served.service, served.service.adminKey, 'getLiveConfig');
+    expect(live.yaml).toBe(EDITED);
+    expect(run).toEqual({
+      code: 0,
+      json: {
+        file: path('shop.yaml'),
+        base_config_id: liveId,
+        changed: true,
+        created: true,
+        config_id: live.base_config_id,
+        revision: 1,
+        merged_revisions: [],
+        valid: true,
+        error_count: 0,
+        warning_count: 0,
+        issues: [],
+        issues_at: 'file',
+        published: { config_id: live.id, live: true },
+        review_requested: false,
+        refused: null,
+        conflicts: [],
+      },
+      stderr: '',
+    });
+  });
+
+  it('tells a file that changes nothing as changed: false, with the config it already is', async () => {
+    await runConfig(env, 'pull', '--out', path('shop.yaml'));
+    const before = await configs();
+    expect(await pushAsJson(path('shop.yaml'), '--summary', 'No change')).toEqual({
+      code: 0,
+      json: {
+        file: path('shop.yaml'),
+        base_config_id: liveId,
+        changed: false,
+        created: false,
+        config_id: liveId,
+        revision: 1,
+        merged_revisions: [],
+        valid: true,
+        error_count: 0,
+        warning_count: 0,
+        issues: [],
+        issues_at: 'file',
+        published: null,
+        review_requested: false,
+        refused: null,
+        conflicts: [],
+      },
+      stderr: '',
+    });
+    expect(await configs()).toEqual(before);
+  });
+
+  it("gives a saved draft's issues as validate does, and why it was not published, exit 1", async () => {
+    write('bad.yaml', SHOP_YAML.replace('platform: ios', 'platform: desktop'));
+    const run = await pushAsJson(path('bad.yaml'), '--summary', 'Desktop', '--publish');
+    const [draft] = await configs();
+    expect(run).toEqual({
+      code: 1,
+      json: {
+        file: path('bad.yaml'),
+        base_config_id: liveId,
+        changed: true,
+        created: true,
+        config_id: draft?.id,
+        revision: 1,
+        merged_revisions: [],
+        valid: false,
+        error_count: 1,
+        warning_count: 0,
+        issues: [
+          {
+            line: 11,
+            column: 15,
+            length: 7,
+            severity: 'error',
+            code: 'schema.enum',
+            message: 'apps[1].platform must be one of web, ios, android, server; got "desktop"',
+            path: '/apps/1/platform',
+          },
+        ],
+        issues_at: 'file',
+        published: null,
+        review_requested: false,
+        refused: {
+          step: 'publish',
+          code: 'invalid_config',
+          detail: 'the draft has errors',
+          errors: [],
+        },
+        conflicts: [],
+      },
+      stderr: '',
+    });
+    expect((await ok(served.service, served.service.adminKey, 'getLiveConfig')).id).toBe(liveId);
+  });
+
+  it('gives a file that is not YAML its syntax errors, saving nothing, exit 1', async () => {
+    write('broken.yaml', 'apps:\n  - id: x\n  {\n');
+    const before = await configs();
+    const run = await pushAsJson(path('broken.yaml'), '--summary', 'Broken');
+    const syntax = (line: number, column: number, length: number, message: string) => ({
+      line,
+      column,
+      length,
+      severity: 'error',
+      code: 'yaml.syntax',
+      message,
+      path: '',
+    });
+    expect(run).toEqual({
+      code: 1,
+      json: {
+        file: path('broken.yaml'),
+        base_config_id: liveId,
+        changed: false,
+        created: false,
+        config_id: null,
+        revision: null,
+        merged_revisions: [],
+        valid: false,
+        error_count: 4,
+        warning_count: 0,
+        issues: [
+          syntax(3, 1, 1, 'All mapping items must start at the same column'),
+          syntax(3, 3, 1, 'Implicit keys need to be on a single line'),
+          syntax(3, 3, 2, 'Implicit map keys need to be followed by map values'),
+          syntax(
+            4,
+            1,
+            0,
+            'Flow map in block collection must be sufficiently indented and end with a }',
+          ),
+        ],
+        issues_at: 'file',
+        published: null,
+        review_requested: false,
+        refused: {
+          step: 'save',
+          code: 'invalid_config',
+          detail: `${path('broken.yaml')} cannot be read as a config`,
+          errors: [],
+        },
+        conflicts: [],
+      },
+      stderr: '',
+    });
+    expect(await configs()).toEqual(before);
+  });
+
+  it('places the issues in the saved text when a merge kept newer edits too', async () => {
+    const draftId = (
+      await editOk(served.service, served.service.adminKey, {
+        operations: [{ update_app: [{ id: 'ios-app', name: 'Shop' }] }],
+        summary: 'First',
+      })
+    ).id;
+    await runConfig(env, 'pull', '--config', draftId, '--out', path('d.yaml'));
+    await editOk(served.service, served.service.adminKey, {
+      config_id: draftId,
+      operations: [{ update_app: [{ id: 'ios-app', platform: 'android' }] }],
+      summary: 'Theirs',
+    });
+    write('d.yaml', read('d.yaml').replace('theme: light', 'theme: dark'));
+    const run = await pushAsJson(
+      path('d.yaml'),
+      '--summary',
+      'Mine',
+      '--config',
+      draftId,
+      '--base-revision',
+      '1',
+    );
+    expect(run).toEqual({
+      code: 0,
+      json: {
+        file: path('d.yaml'),
+        base_config_id: draftId,
+        changed: true,
+        created: false,
+        config_id: draftId,
+        revision: 3,
+        merged_revisions: [2],
+        valid: true,
+        error_count: 0,
+        warning_count: 0,
+        issues: [],
+        issues_at: 'saved_text',
+        published: null,
+        review_requested: false,
+        refused: null,
+        conflicts: [],
+      },
+      stderr: '',
+    });
+  });
+
+  it('gives each conflicting field, saves nothing and exits 1', async () => {
+    const draftId = (
+      await editOk(served.service, served.service.adminKey, {
+        operations: [{ update_app: [{ id: 'ios-app', name: 'Shop' }] }],
+        summary: 'First',
+      })
+    ).id;
+    await runConfig(env, 'pull', '--config', draftId, '--out', path('c.yaml'));
+    time.set('2026-11-20T11:00:00.000Z');
+    await editOk(served.service, served.service.adminKey, {
+      config_id: draftId,
+      operations: [{ update_app: [{ id: 'ios-app', name: 'Theirs' }] }],
+      summary: 'Theirs',
+    });
+    const history = await ok(served.service, served.service.adminKey, 'getConfigHistory', {
+      params: { id: draftId },
+    });
+    const theirs = history.find((entry) => entry.revision === 2);
+    write('c.yaml', read('c.yaml').replace('name: Shop', 'name: Mine'));
+    const run = await pushAsJson(
+      path('c.yaml'),
+      '--summary',
+      'Mine',
+      '--config',
+      draftId,
+      '--base-revision',
+      '1',
+    );
+    expect(run).toEqual({
+      code: 1,
+      json: {
+        file: path('c.yaml'),
+        base_config_id: draftId,
+        changed: false,
+        created: false,
+        config_id: null,
+        revision: null,
+        merged_revisions: [],
+        valid: null,
+        error_count: 0,
+        warning_count: 0,
+        issues: [],
+        issues_at: 'file',
+        published: null,
+        review_requested: false,
+        refused: {
+          step: 'save',
+          code: 'edit_conflict',
+          detail: 'The edit changes what revision 2 changed since: /apps/1/name',
+          errors: [],
+        },
+        conflicts: [
+          {
+            path: '/apps/1/name',
+            base: 'Shop',
+            theirs: 'Theirs',
+            mine: 'Mine',
+            revision: 2,
+            by: theirs?.actor_email,
+            at: theirs?.at,
+          },
+        ],
+      },
+      stderr: '',
+    });
+    const record = await ok(served.service, served.service.adminKey, 'getConfig', {
+      params: { id: draftId },
+    });
+    expect(record.revision).toBe(2);
+  });
+
+  it("gives the review policy's refusal of --publish and exits 1", async () => {
+    await ok(served.service, served.service.adminKey, 'setAccountPolicy', {
+      payload: { approvals_required: 1, reset_approvals_on_edit: true },
+    });
+    write('shop.yaml', EDITED);
+    const run = await pushAsJson(path('shop.yaml'), '--summary', 'Rename', '--publish');
+    const [draft] = await configs();
+    expect(run).toEqual({
+      code: 1,
+      json: {
+        file: path('shop.yaml'),
+        base_config_id: liveId,
+        changed: true,
+        created: true,
+        config_id: draft?.id,
+        revision: 1,
+        merged_revisions: [],
+        valid: true,
+        error_count: 0,
+        warning_count: 0,
+        issues: [],
+        issues_at: 'file',
+        published: null,
+        review_requested: false,
+        refused: {
+          step: 'publish',
+          code: 'approval_required',
+          detail: `The draft ${draft?.id} has 0 of 1 approval on revision 1: it needs 1 approval by others before it is published`,
+          errors: [],
+        },
+        conflicts: [],
+      },
+      stderr: '',
+    });
+    expect((await ok(served.service, served.service.adminKey, 'getLiveConfig')).id).toBe(liveId);
+  });
+
+  it('says review_requested with --request-review', async () => {
+    write('shop.yaml', EDITED);
+    const run = await pushAsJson(path('shop.yaml'), '--summary', 'Rename', '--request-review');
+    const [draft] = await configs();
+    expect(draft?.review?.state).toBe('in_review');
+    expect(run.json).toMatchObject({ config_id: draft?.id, review_requested: true, refused: null });
+  });
+
+  it('exits 2 on an unknown format, with the error on stderr and nothing on stdout', async () => {
+    write('shop.yaml', EDITED);
+    const before = await configs();
+    expect(
+      await runConfig(env, 'push', path('shop.yaml'), '--summary', 'x', '--format', 'xml'),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'provisioning config push: --format must be one of text, json\n',
+    });
+    expect(await configs()).toEqual(before);
+  });
+
+  it('prints text with --format text, as without --format', async () => {
+    await runConfig(env, 'pull', '--out', path('same.yaml'));
+    const args = [path('same.yaml'), '--summary', 'Same'];
+    expect(await runConfig(env, 'push', ...args, '--format', 'text')).toEqual(
+      await runConfig(env, 'push', ...args),
+    );
   });
 });
