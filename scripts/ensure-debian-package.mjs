@@ -1,6 +1,7 @@
 // The tests use programs from Debian's packages, never downloads: Chromium for the browser
-// tests, PostgreSQL for the API suite's second store, nginx in front of the service.
-// `node scripts/ensure-debian-package.mjs chromium|postgresql|nginx ...`: when a package's
+// tests, PostgreSQL for the API suite's second store, nginx in front of the service, jq for
+// the documented CI step that reads `config push --format json`.
+// `node scripts/ensure-debian-package.mjs chromium|postgresql|nginx|jq ...`: when a package's
 // program is missing and we run as root (CI, a fresh machine), install it with apt-get;
 // otherwise say exactly what to install.
 import { existsSync, readdirSync } from 'node:fs';
@@ -19,6 +20,7 @@ const PACKAGES = {
     );
   },
   nginx: () => existsSync(process.env.NGINX_PATH ?? '/usr/sbin/nginx'),
+  jq: () => existsSync('/usr/bin/jq'),
 };
 
 const names = process.argv.slice(2);
