@@ -294,7 +294,9 @@ test('an owner names a member an owner, who then may name owners too', async ({
   const rowOf = (email: string) => table.getByRole('row').filter({ hasText: email });
   await expect(rowOf(`owner-${owner.suffix}@people.test`)).toContainText('Owner');
   await expect(rowOf(pat)).not.toContainText('Owner');
-  await rowOf(pat).getByRole('button', { name: `Make ${pat} an owner…` }).click();
+  await rowOf(pat)
+    .getByRole('button', { name: `Make ${pat} an owner…` })
+    .click();
   const dialog = page.getByRole('dialog', { name: `Make ${pat} an owner?` });
   await expect(dialog).toContainText(
     `${pat} will be able to create accounts and act on every account of`,

@@ -125,36 +125,36 @@ function MembersSection({
             returnFocus={heading}
           />
           <ConfirmDialog
-          open={removing !== null}
-          title={`Remove ${removing?.email ?? ''}?`}
-          confirmLabel="Remove member"
-          onConfirm={() => {
-            if (!removing) return;
-            remove.mutate(removing.user_id, {
-              onSuccess: () => {
-                notify(`Removed ${removing.email}.`);
-                setRemoving(null);
-              },
-            });
-          }}
-          onClose={() => {
-            setRemoving(null);
-            remove.reset();
-          }}
-          pending={remove.isPending}
-          error={null}
-          failure=""
-          returnFocus={heading}
-        >
-          <p>
-            They lose access to this account at once: their sessions end and their API keys stop
-            working.
-          </p>
-          <ErrorAlert>
-            {remove.isError &&
-              `${removing?.email ?? 'The member'} was not removed. ${describeMemberFailure(remove.error)}`}
-          </ErrorAlert>
-        </ConfirmDialog>
+            open={removing !== null}
+            title={`Remove ${removing?.email ?? ''}?`}
+            confirmLabel="Remove member"
+            onConfirm={() => {
+              if (!removing) return;
+              remove.mutate(removing.user_id, {
+                onSuccess: () => {
+                  notify(`Removed ${removing.email}.`);
+                  setRemoving(null);
+                },
+              });
+            }}
+            onClose={() => {
+              setRemoving(null);
+              remove.reset();
+            }}
+            pending={remove.isPending}
+            error={null}
+            failure=""
+            returnFocus={heading}
+          >
+            <p>
+              They lose access to this account at once: their sessions end and their API keys stop
+              working.
+            </p>
+            <ErrorAlert>
+              {remove.isError &&
+                `${removing?.email ?? 'The member'} was not removed. ${describeMemberFailure(remove.error)}`}
+            </ErrorAlert>
+          </ConfirmDialog>
         </>
       }
     >
@@ -265,14 +265,7 @@ function InvitationsSection() {
       failure="The invitations could not be loaded."
       headingRef={heading}
       dialog={
-        <>
-          <NameOwnerDialog
-            member={naming}
-            organizationName={organizationName}
-            onClose={() => setNaming(null)}
-            returnFocus={heading}
-          />
-          <ConfirmDialog
+        <ConfirmDialog
           open={revoking !== null}
           title={`Revoke the invitation of ${revoking?.email ?? ''}?`}
           confirmLabel="Revoke invitation"

@@ -52,9 +52,7 @@ export function NameOwnerDialog({
         {email} will be able to create accounts and act on every account of {organization}: they
         become an admin of each, and of every account made later.
       </p>
-      <p>
-        This cannot be undone from the console, and the API has no way to take it back either.
-      </p>
+      <p>This cannot be undone from the console, and the API has no way to take it back either.</p>
       <ErrorAlert>
         {name.isError && `${email} was not made an owner. ${describeOwnerFailure(name.error)}`}
       </ErrorAlert>
