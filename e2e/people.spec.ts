@@ -2,8 +2,9 @@
  * People signing in as themselves (docs/console.md, "Signing in", "Members", "Signing in
  * again where you are"): an invitation accepted with a password, the password then used to
  * reach the editor, a session ended from another browser while a person has unsaved text
- * (they sign in again in the dialog and the text is still there), and the members page as a
- * viewer and as an admin. Each journey makes an account of its own with the command line.
+ * (they sign in again in the dialog and the text is still there), an owner naming another
+ * member an owner, and the members page as a viewer and as an admin. Each journey makes an
+ * account of its own with the command line.
  */
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
@@ -262,6 +263,59 @@ test('an idle session expires: the next action asks to sign in again in place, t
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(DRAFT_URL);
   expect((await editorValue(page)).trimEnd()).toBe(typed.trimEnd());
+});
+
+test('an owner names a member an owner, who then may name owners too', async ({
+  page,
+  baseURL,
+  newContext,
+}) => {
+  const owner = newAccount('Owners');
+  const pat = `pat-${owner.suffix}@people.test`;
+  const quinn = `quinn-${owner.suffix}@people.test`;
+  await accept(String(baseURL), await invite(String(baseURL), owner, pat));
+  await accept(String(baseURL), await invite(String(baseURL), owner, quinn));
+  const membersLink = (on: Page) =>
+    on.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' });
+
+  // Pat, an editor, is offered no way to name owners.
+  const patPage = await (await newContext()).newPage();
+  await signInWithPassword(patPage, pat, '/settings/members');
+  const patTable = patPage.getByRole('table', { name: 'Members' });
+  await expect(patTable).toContainText(quinn);
+  await expect(patTable.getByRole('button', { name: /an owner…$/ })).toHaveCount(0);
+
+  await connectAs(page, {
+    secret: owner.ownerKey,
+    status: { email: `owner-${owner.suffix}@people.test` },
+  });
+  await membersLink(page).click();
+  const table = page.getByRole('table', { name: 'Members' });
+  const rowOf = (email: string) => table.getByRole('row').filter({ hasText: email });
+  await expect(rowOf(`owner-${owner.suffix}@people.test`)).toContainText('Owner');
+  await expect(rowOf(pat)).not.toContainText('Owner');
+  await rowOf(pat)
+    .getByRole('button', { name: `Make ${pat} an owner…` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Make ${pat} an owner?` });
+  await expect(dialog).toContainText(
+    `${pat} will be able to create accounts and act on every account of`,
+  );
+  await expect(dialog).toContainText('This cannot be undone from the console');
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Make owner' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rowOf(pat)).toContainText('Owner');
+  await expect(page.getByRole('combobox', { name: `Role of ${pat}` })).toHaveValue('admin');
+  await expect(rowOf(pat).getByRole('button', { name: /an owner…$/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // Pat, now an owner (and an admin), may name Quinn: what only owners are offered.
+  await patPage.reload();
+  await expect(patTable.getByRole('row').filter({ hasText: pat })).toContainText('Owner');
+  await expect(patTable.getByRole('button', { name: `Make ${quinn} an owner…` })).toBeVisible();
+  await expect(patTable.getByRole('button', { name: `Remove ${quinn}` })).toBeVisible();
+  await expectNoAxeViolations(patPage);
 });
 
 test('a viewer reads the members; an admin manages them and the sign-in settings', async ({

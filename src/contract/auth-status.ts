@@ -82,6 +82,7 @@ export const authStatusSchema = z
       z.array(z.string()),
       'Permission names; on this server the values of Permission',
     ),
+    organization_owner: optional(z.boolean(), "Whether the caller's person owns the organization"),
   })
   .register(z.globalRegistry, {
     id: 'AuthStatus',

@@ -132,6 +132,10 @@ export const memberSchema = z
     ),
     last_sign_in_at: z.nullable(timestampSchema()),
     status: described(z.enum(['active']), 'Removed members are not listed'),
+    organization_owner: described(
+      z.boolean(),
+      "Whether this person owns the account's organization: they create accounts, name owners and are an admin of every account",
+    ),
   })
   .register(z.globalRegistry, { id: 'Member' });
 export type Member = z.infer<typeof memberSchema>;

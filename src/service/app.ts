@@ -260,7 +260,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new AesTransactionSeal(sealKey, clock),
     cookies,
   );
-  registerAuthRoutes(app, { sessions, cookies, sso });
+  const environments = new Environments(store, clock);
+  registerAuthRoutes(app, { sessions, cookies, sso, owners: environments });
   registerPeopleRoutes(app, {
     members: new Members(store, clock),
     invitations: new Invitations(store, clock, sessions, signIns, passwords),
@@ -273,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     signIns,
     passwordSignIns: new PasswordSignIns(store, clock, sessions, passwords, throttle),
     cookies,
+    owners: environments,
   });
   registerConfigRoutes(app, configs);
   registerReviewRoutes(app, reviews);
@@ -284,7 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetricRoutes(app, new Metrics(store, clock, liveTests));
   const schedules = new Schedules(store, clock, configs);
   registerEnvironmentRoutes(app, {
-    environments: new Environments(store, clock),
+    environments,
     schedules,
     promotions: new Promotions(store, configs),
   });

@@ -79,6 +79,7 @@ describe('GET /auth/status', () => {
       api_key_obfuscated_value: `sk_…${service.adminKey.slice(-4)}`,
       account_type: 'production',
       permissions: [...PERMISSIONS],
+      organization_owner: true,
     });
     // Absent, not null: the key never expires and there are no browser sessions.
     expect(raw).not.toHaveProperty('expires_at');

@@ -188,6 +188,30 @@ describe('accounts of an organization', () => {
     );
   });
 
+  it('says who owns the organization, in the members list and the status, at once after naming', async () => {
+    const editorKey = await service.keyFor('editor');
+    const editor = await ok(service, editorKey, 'getAuthStatus');
+    expect(editor).toMatchObject({ role: 'editor', organization_owner: false });
+    expect(await ok(service, service.adminKey, 'getAuthStatus')).toMatchObject({
+      organization_owner: true,
+    });
+    const ownersIn = async () =>
+      (await ok(service, service.adminKey, 'listMembers'))
+        .filter((member) => member.organization_owner)
+        .map((member) => member.email);
+    expect(await ownersIn()).toEqual([service.account.email]);
+
+    await ok(service, service.adminKey, 'nameOrganizationOwner', {
+      params: { user_id: editor.user_id as string },
+    });
+    // The editor's key answers as an owner and an admin from the next request on.
+    expect(await ok(service, editorKey, 'getAuthStatus')).toMatchObject({
+      role: 'admin',
+      organization_owner: true,
+    });
+    expect(await ownersIn()).toEqual([service.account.email, editor.email]);
+  });
+
   it('stops at 20 accounts an organization, naming the limit', async () => {
     for (let n = 1; n < 20; n++) await createStaging(`Staging ${n}`);
     const refused = expectProblem(

@@ -92,6 +92,11 @@ export class Environments {
     private readonly clock: Clock,
   ) {}
 
+  /** Whether the caller's person owns the organization (what `GET /auth/status` reports). */
+  async owns(principal: Principal): Promise<boolean> {
+    return ownsOrganization(this.store, principal);
+  }
+
   /** The caller's accounts in the organization of the account the request acts on. */
   async list(principal: Principal): Promise<Account[]> {
     const reached = await accountsInOrganization(this.store, principal);

@@ -89,5 +89,6 @@ function toMember(row: MemberRow): Member {
     sign_in: row.sign_in,
     last_sign_in_at: row.last_sign_in_at,
     status: 'active',
+    organization_owner: row.organization_owner,
   };
 }

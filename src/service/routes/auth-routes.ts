@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AuthStatus } from '../../contract/auth-status';
+import type { Environments } from '../domain/environments';
 import type { SessionExpiry, Sessions } from '../domain/sessions';
 import { pagedList } from '../domain/pages';
 import type { KeyPrincipal, Principal } from '../store/records';
@@ -25,7 +26,23 @@ function keyFields({ key }: Pick<Principal, 'key'>): Partial<AuthStatus> {
   };
 }
 
-export function authStatusOf(principal: Principal, expiry?: SessionExpiry): AuthStatus {
+/** Whether a caller owns their organization: a status reports it. */
+export type OrganizationOwners = Pick<Environments, 'owns'>;
+
+/** A status, with whether its person owns the organization looked up. */
+export async function authStatusWithOwner(
+  owners: OrganizationOwners,
+  principal: Principal,
+  expiry?: SessionExpiry,
+): Promise<AuthStatus> {
+  return authStatusOf(principal, await owners.owns(principal), expiry);
+}
+
+export function authStatusOf(
+  principal: Principal,
+  owner: boolean,
+  expiry?: SessionExpiry,
+): AuthStatus {
   const { key, user, account, session, person, organization } = principal;
   if (session && person && organization && expiry) {
     return {
@@ -46,6 +63,7 @@ export function authStatusOf(principal: Principal, expiry?: SessionExpiry): Auth
       sign_in_name: signInNameOf(session.method, organization.name),
       account_type: account.account_type,
       permissions: [...principal.permissions],
+      organization_owner: owner,
     };
   }
   // In the contract's order: the compiled serializer writes fields in that order anyway.
@@ -67,6 +85,7 @@ export function authStatusOf(principal: Principal, expiry?: SessionExpiry): Auth
       : {}),
     account_type: account.account_type,
     permissions: [...principal.permissions],
+    organization_owner: owner,
   };
 }
 
@@ -79,21 +98,26 @@ export interface AuthRoutesDeps {
   readonly sessions: Sessions;
   readonly cookies: SessionCookies;
   readonly sso: SsoSignIns;
+  readonly owners: OrganizationOwners;
 }
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
-  const { sessions, cookies } = deps;
+  const { sessions, cookies, owners } = deps;
   // A key's answer is a function of the principal alone, and a store that caches principals
   // (SqliteStore) hands out the same object until the key, user or account changes, so the
   // answer is serialized once per principal: this route is the one clients poll.
   const answers = new WeakMap<Principal, string>();
   registerEndpoint(app, 'getAuthStatus', async ({ principal, request, reply }) => {
-    if (principal.session) return { body: authStatusOf(principal, request.sessionExpiry) };
+    if (principal.session) {
+      return { body: await authStatusWithOwner(owners, principal, request.sessionExpiry) };
+    }
     const known = answers.get(principal);
     if (known !== undefined) return { serializedBody: known };
-    const serialized = reply.serialize(authStatusOf(principal));
+    // Naming an owner drops the store's memoised principals, so a new one asks again.
+    const status = await authStatusWithOwner(owners, principal);
+    const serialized = reply.serialize(status);
     // The route's serializer (fast-json-stringify, from the contract) writes strings.
-    if (typeof serialized !== 'string') return { body: authStatusOf(principal) };
+    if (typeof serialized !== 'string') return { body: status };
     answers.set(principal, serialized);
     return { serializedBody: serialized };
   });
@@ -122,12 +146,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       userAgent: request.headers['user-agent'] ?? null,
     });
     reply.header('set-cookie', cookies.set(started.token));
-    return { body: authStatusOf(started.principal, started.expiry) };
+    return { body: await authStatusWithOwner(owners, started.principal, started.expiry) };
   });
 
   registerEndpoint(app, 'extendSession', async ({ principal }) => {
     const extended = await sessions.extend(principal);
-    return { body: authStatusOf(extended.principal, extended.expiry) };
+    return { body: await authStatusWithOwner(owners, extended.principal, extended.expiry) };
   });
 
   registerEndpoint(app, 'signOut', async ({ principal, request, reply }) => {

@@ -12,7 +12,7 @@ import type { SignIns } from '../domain/sign-ins';
 import type { PasswordSignIns } from '../domain/password-sign-ins';
 import { sessionRequestRefusal, type SessionCookies } from '../plugins/session-cookies';
 import { CREATED_KEY } from '../store/sql/keyset';
-import { authStatusOf } from './auth-routes';
+import { authStatusWithOwner, type OrganizationOwners } from './auth-routes';
 import { registerEndpoint } from './register-endpoint';
 
 export interface PeopleRoutesDeps {
@@ -22,6 +22,7 @@ export interface PeopleRoutesDeps {
   readonly signIns: SignIns;
   readonly passwordSignIns: PasswordSignIns;
   readonly cookies: SessionCookies;
+  readonly owners: OrganizationOwners;
 }
 
 /** Where the browser that asks comes from: its address and what it calls itself. */
@@ -30,7 +31,7 @@ export function clientOf(request: FastifyRequest) {
 }
 
 export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDeps): void {
-  const { members, invitations, settings, signIns, passwordSignIns, cookies } = deps;
+  const { members, invitations, settings, signIns, passwordSignIns, cookies, owners } = deps;
   const memberPages = pagedList('members', CREATED_KEY.length);
   const invitationPages = pagedList('invitations', CREATED_KEY.length);
 
@@ -44,9 +45,9 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
   };
 
   /** A session started: its cookie set, its status answered. */
-  const signedIn = (reply: FastifyReply, started: StartedSession) => {
+  const signedIn = async (reply: FastifyReply, started: StartedSession) => {
     reply.header('set-cookie', cookies.set(started.token));
-    return { body: authStatusOf(started.principal, started.expiry) };
+    return { body: await authStatusWithOwner(owners, started.principal, started.expiry) };
   };
 
   registerEndpoint(app, 'getSignInOptions', async ({ query }) => ({

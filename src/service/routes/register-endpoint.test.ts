@@ -10,6 +10,7 @@ import { authStatusSchema } from '../../contract/auth-status';
 import { contract } from '../../contract/endpoints';
 import { buildOpenApiDocument } from '../../contract/openapi';
 import { hashSecret } from '../domain/api-key-secrets';
+import { ownsOrganization } from '../domain/environments';
 import { send } from '../testing/api';
 import { startTestService, type TestService } from '../testing/test-service';
 import { authStatusOf } from './auth-routes';
@@ -29,12 +30,13 @@ describe('the compiled success serializer', () => {
     for (const key of [service.adminKey, expiring]) {
       const principal = await service.store.findPrincipalByKeyHash(hashSecret(key));
       if (!principal) throw new Error('the key was not found');
+      const owner = await ownsOrganization(service.store, principal);
       const response = await send(service, key, 'getAuthStatus');
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.body).toBe(JSON.stringify(authStatusOf(principal)));
+      expect(response.body).toBe(JSON.stringify(authStatusOf(principal, owner)));
       expect(z.strictObject(authStatusSchema.shape).parse(response.json())).toEqual(
-        authStatusOf(principal),
+        authStatusOf(principal, owner),
       );
     }
   });

@@ -1,7 +1,9 @@
 /**
  * `/settings/members`: the account's members (email, name, role, how they sign in, last
- * sign-in). With members:manage: change a role, end a member's sessions, remove a member,
- * invite (the link shown once) and the pending invitations with Revoke. Others read only.
+ * sign-in, which of them own the organization). With members:manage: change a role, end a
+ * member's sessions, remove a member, invite (the link shown once) and the pending
+ * invitations with Revoke. An organization owner names another member an owner. Others
+ * read only.
  */
 import { useId, useRef, useState } from 'react';
 import { ROLES, type Role } from '../../../contract/auth-status';
@@ -27,6 +29,7 @@ import {
 } from './api/people';
 import { InviteForm } from './members/invite-form';
 import { describeMemberFailure, SIGN_IN_WORDS } from './members/member-words';
+import { NameOwnerDialog } from './members/name-owner-dialog';
 import { SettingsNav } from './settings-nav';
 
 export function MembersPage() {
@@ -37,7 +40,12 @@ export function MembersPage() {
     <div className="page">
       <h1>Settings</h1>
       <SettingsNav status={status.data} />
-      <MembersSection canManage={canManage} ownUserId={status.data?.user_id} />
+      <MembersSection
+        canManage={canManage}
+        ownUserId={status.data?.user_id}
+        owner={status.data?.organization_owner === true}
+        organizationName={status.data?.organization_name}
+      />
       {canManage && <InvitationsSection />}
     </div>
   );
@@ -46,15 +54,21 @@ export function MembersPage() {
 function MembersSection({
   canManage,
   ownUserId,
+  owner,
+  organizationName,
 }: {
   canManage: boolean;
   ownUserId: string | undefined;
+  /** The caller owns the organization: they may name other members owners. */
+  owner: boolean;
+  organizationName: string | undefined;
 }) {
   const members = useMembers();
   const update = useUpdateMember();
   const endSessions = useEndMemberSessions();
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [naming, setNaming] = useState<Member | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -103,37 +117,45 @@ function MembersSection({
         )
       }
       dialog={
-        <ConfirmDialog
-          open={removing !== null}
-          title={`Remove ${removing?.email ?? ''}?`}
-          confirmLabel="Remove member"
-          onConfirm={() => {
-            if (!removing) return;
-            remove.mutate(removing.user_id, {
-              onSuccess: () => {
-                notify(`Removed ${removing.email}.`);
-                setRemoving(null);
-              },
-            });
-          }}
-          onClose={() => {
-            setRemoving(null);
-            remove.reset();
-          }}
-          pending={remove.isPending}
-          error={null}
-          failure=""
-          returnFocus={heading}
-        >
-          <p>
-            They lose access to this account at once: their sessions end and their API keys stop
-            working.
-          </p>
-          <ErrorAlert>
-            {remove.isError &&
-              `${removing?.email ?? 'The member'} was not removed. ${describeMemberFailure(remove.error)}`}
-          </ErrorAlert>
-        </ConfirmDialog>
+        <>
+          <NameOwnerDialog
+            member={naming}
+            organizationName={organizationName}
+            onClose={() => setNaming(null)}
+            returnFocus={heading}
+          />
+          <ConfirmDialog
+            open={removing !== null}
+            title={`Remove ${removing?.email ?? ''}?`}
+            confirmLabel="Remove member"
+            onConfirm={() => {
+              if (!removing) return;
+              remove.mutate(removing.user_id, {
+                onSuccess: () => {
+                  notify(`Removed ${removing.email}.`);
+                  setRemoving(null);
+                },
+              });
+            }}
+            onClose={() => {
+              setRemoving(null);
+              remove.reset();
+            }}
+            pending={remove.isPending}
+            error={null}
+            failure=""
+            returnFocus={heading}
+          >
+            <p>
+              They lose access to this account at once: their sessions end and their API keys stop
+              working.
+            </p>
+            <ErrorAlert>
+              {remove.isError &&
+                `${removing?.email ?? 'The member'} was not removed. ${describeMemberFailure(remove.error)}`}
+            </ErrorAlert>
+          </ConfirmDialog>
+        </>
       }
     >
       {(list) => (
@@ -147,7 +169,7 @@ function MembersSection({
               'Role',
               'Signs in with',
               'Last sign-in',
-              ...(canManage ? ['Actions'] : []),
+              ...(canManage || owner ? ['Actions'] : []),
             ]}
             rows={list}
             empty="No members."
@@ -157,6 +179,12 @@ function MembersSection({
                 <td>
                   {member.email}
                   {member.user_id === ownUserId && ' (you)'}
+                  {member.organization_owner && (
+                    <>
+                      {' '}
+                      <span className="owner-badge">Owner</span>
+                    </>
+                  )}
                 </td>
                 <td>{member.name ?? ''}</td>
                 <td>
@@ -181,21 +209,33 @@ function MembersSection({
                 <td>
                   <Time value={member.last_sign_in_at} empty="Never" />
                 </td>
-                {canManage && (
+                {(canManage || owner) && (
                   <td className="row-actions">
-                    <Button
-                      aria-label={`End the sessions of ${member.email}`}
-                      onClick={() => endSessionsOf(member)}
-                    >
-                      End sessions
-                    </Button>
-                    <Button
-                      variant="danger"
-                      aria-label={`Remove ${member.email}`}
-                      onClick={() => setRemoving(member)}
-                    >
-                      Remove
-                    </Button>
+                    {owner && !member.organization_owner && (
+                      <Button
+                        aria-label={`Make ${member.email} an owner…`}
+                        onClick={() => setNaming(member)}
+                      >
+                        Make owner…
+                      </Button>
+                    )}
+                    {canManage && (
+                      <>
+                        <Button
+                          aria-label={`End the sessions of ${member.email}`}
+                          onClick={() => endSessionsOf(member)}
+                        >
+                          End sessions
+                        </Button>
+                        <Button
+                          variant="danger"
+                          aria-label={`Remove ${member.email}`}
+                          onClick={() => setRemoving(member)}
+                        >
+                          Remove
+                        </Button>
+                      </>
+                    )}
                   </td>
                 )}
               </tr>

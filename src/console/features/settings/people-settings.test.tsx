@@ -41,6 +41,7 @@ const members: Member[] = [
     sign_in: 'sso',
     last_sign_in_at: '2026-11-22T09:00:00.000Z',
     status: 'active',
+    organization_owner: true,
   },
   {
     user_id: 'usr_vic',
@@ -50,6 +51,7 @@ const members: Member[] = [
     sign_in: 'password',
     last_sign_in_at: null,
     status: 'active',
+    organization_owner: false,
   },
 ];
 
@@ -196,6 +198,99 @@ describe('Settings → Members', () => {
         screen.queryByRole('button', { name: 'Revoke the invitation of new@acme.com' }),
       ).toBeNull(),
     );
+  });
+});
+
+describe('Settings → Members: naming an organization owner', () => {
+  const owner: AuthStatus = { ...admin, organization_name: 'Acme', organization_owner: true };
+
+  it('an owner names a member an owner after saying what it means; the row then shows Owner', async () => {
+    let listed = members;
+    const named: string[] = [];
+    server.use(
+      handle('listMembers', () => ({ status: 200, body: listed })),
+      handle('listInvitations', () => ({ status: 200, body: [] })),
+      handle('nameOrganizationOwner', ({ params }) => {
+        named.push(params.user_id);
+        listed = listed.map((member) =>
+          member.user_id === params.user_id
+            ? { ...member, role: 'admin' as const, organization_owner: true }
+            : member,
+        );
+        return {
+          status: 200,
+          body: { user_id: params.user_id, email: 'vic@acme.com', accounts: ['acc_1', 'acc_2'] },
+        };
+      }),
+    );
+    open('/settings/members', owner);
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Members' });
+    const rowOf = (email: string) =>
+      within(table)
+        .getAllByRole('row')
+        .find((row) => row.textContent?.includes(email)) as HTMLElement;
+    expect(within(rowOf('ana@acme.com')).getByText('Owner')).toBeTruthy();
+    expect(within(rowOf('ana@acme.com')).queryByRole('button', { name: /owner/ })).toBeNull();
+    expect(within(rowOf('vic@acme.com')).queryByText('Owner')).toBeNull();
+
+    const make = within(rowOf('vic@acme.com')).getByRole('button', {
+      name: 'Make vic@acme.com an owner…',
+    });
+    expect(make.textContent).toBe('Make owner…');
+    await user.click(make);
+    const dialog = screen.getByRole('dialog', { name: 'Make vic@acme.com an owner?' });
+    expect(dialog.textContent).toContain(
+      'vic@acme.com will be able to create accounts and act on every account of Acme',
+    );
+    expect(dialog.textContent).toContain('This cannot be undone from the console');
+    await user.click(within(dialog).getByRole('button', { name: 'Make owner' }));
+    await waitFor(() => expect(named).toEqual(['usr_vic']));
+    await waitFor(() => expect(within(rowOf('vic@acme.com')).queryByText('Owner')).toBeTruthy());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(table).queryByRole('button', { name: /an owner…$/ })).toBeNull();
+    expect(
+      (screen.getByRole('combobox', { name: 'Role of vic@acme.com' }) as HTMLSelectElement).value,
+    ).toBe('admin');
+  });
+
+  it('a member who is not an owner, even an admin, is offered no way to name one', async () => {
+    server.use(
+      handle('listMembers', () => ({ status: 200, body: members })),
+      handle('listInvitations', () => ({ status: 200, body: [] })),
+    );
+    open('/settings/members', { ...admin, organization_owner: false });
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(await within(table).findByRole('button', { name: 'Remove vic@acme.com' })).toBeTruthy();
+    expect(within(table).queryByRole('button', { name: /owner/ })).toBeNull();
+    expect(within(table).getByText('Owner')).toBeTruthy();
+  });
+
+  it('says in the dialog, in words, why naming was refused (403, 404)', async () => {
+    let refusal = problemOf('forbidden', "Only the organization's owners may name owners");
+    server.use(
+      handle('listMembers', () => ({ status: 200, body: members })),
+      handle('listInvitations', () => ({ status: 200, body: [] })),
+      handle('nameOrganizationOwner', () => ({ problem: refusal })),
+    );
+    open('/settings/members', owner);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Make vic@acme.com an owner…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Make vic@acme.com an owner?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Make owner' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'vic@acme.com was not made an owner. Only an owner of the organization may name owners.',
+    );
+
+    refusal = problemOf('not_found', 'The member usr_vic was not found in this account');
+    await user.click(within(dialog).getByRole('button', { name: 'Make owner' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert').textContent).toBe(
+        'vic@acme.com was not made an owner. They are no longer a member of this account.',
+      ),
+    );
+    // The dialog stays open: the person may try again or cancel.
+    expect(screen.getByRole('dialog', { name: 'Make vic@acme.com an owner?' })).toBeTruthy();
   });
 });
 

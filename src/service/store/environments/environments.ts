@@ -7,7 +7,17 @@ import { addHistory, insertConfig, setLive } from '../configs/configs';
 import type { TextMemo } from '../configs/stored-text';
 import { MEMBERSHIP_COLUMNS, toMembership } from '../people/rows';
 import type { AccountRecord, AuditRecord, HistoryRecord, NewConfig, UserRecord } from '../records';
-import { all, get, insertInto, run, sql, valuesOf, type Op, type Row } from '../sql/sql';
+import {
+  all,
+  get,
+  insertInto,
+  lookupChanged,
+  run,
+  sql,
+  valuesOf,
+  type Op,
+  type Row,
+} from '../sql/sql';
 
 /** An account with the caller's membership of it. */
 export interface AccountMembership {
@@ -177,5 +187,7 @@ export function* nameOrganizationOwner(
     else yield* run(INSERT_MEMBERSHIP, ...valuesOf(memberships(accountId), MEMBERSHIP_COLUMNS));
   }
   yield* addAudit(audit);
+  // Their raised roles and their owning change what a principal of theirs may do.
+  yield* lookupChanged('principals');
   return accountIds;
 }

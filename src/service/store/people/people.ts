@@ -100,7 +100,9 @@ const ANY_MEMBERSHIP_BY_EMAIL = sql(
   'SELECT * FROM users WHERE account_id = ? AND lower(email) = lower(?)',
 );
 const MEMBER_SELECT = `SELECT u.id, u.email, u.role, u.created_at, p.name, p.issuer,
-        p.password_hash IS NOT NULL AS has_password, p.last_sign_in_at
+        p.password_hash IS NOT NULL AS has_password, p.last_sign_in_at,
+        EXISTS (SELECT 1 FROM organization_owners o JOIN accounts oa ON oa.organization_id = o.organization_id
+                 WHERE oa.id = u.account_id AND o.person_id = u.person_id) AS organization_owner
    FROM users u LEFT JOIN people p ON p.id = u.person_id
   WHERE u.account_id = ? AND u.removed_at IS NULL`;
 const LIST_MEMBERS: KeysetQuery = keysetQuery(MEMBER_SELECT, ['u.created_at', 'u.id'], 'ASC');
@@ -113,10 +115,14 @@ export interface MemberRow {
   readonly sign_in: 'password' | 'sso' | 'none';
   readonly last_sign_in_at: string | null;
   readonly created_at: string;
+  readonly organization_owner: boolean;
 }
 
+/** A boolean column: 0/1 in SQLite, true/false in PostgreSQL. */
+const isTrue = (value: unknown) => value === true || Number(value) === 1;
+
 function toMember(row: Row): MemberRow {
-  const hasPassword = row.has_password === true || Number(row.has_password) === 1;
+  const hasPassword = isTrue(row.has_password);
   return {
     user_id: row.id as string,
     email: row.email as string,
@@ -125,6 +131,7 @@ function toMember(row: Row): MemberRow {
     sign_in: row.issuer ? 'sso' : hasPassword ? 'password' : 'none',
     last_sign_in_at: (row.last_sign_in_at as string | null) ?? null,
     created_at: row.created_at as string,
+    organization_owner: isTrue(row.organization_owner),
   };
 }
 

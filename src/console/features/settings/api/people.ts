@@ -12,6 +12,7 @@ import { apiRequest } from '../../../lib/api-client';
 import { useListPages } from '../../../lib/list-pages';
 import { queryKeysOf } from '../../../lib/resource-queries';
 import { peopleEndpoints } from '../../../../contract/people-endpoints';
+import { environmentEndpoints } from '../../../../contract/environment-endpoints';
 
 export const membersKeys = queryKeysOf('members');
 export const invitationsKeys = queryKeysOf('invitations');
@@ -48,6 +49,16 @@ export function useRemoveMember() {
   return useMutation({
     mutationFn: (userId: string) =>
       apiRequest(peopleEndpoints.removeMember, { params: { user_id: userId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKeys.all }),
+  });
+}
+
+/** Names a member an owner of the organization; the list then shows them as one, and an admin. */
+export function useNameOrganizationOwner() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      apiRequest(environmentEndpoints.nameOrganizationOwner, { params: { user_id: userId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKeys.all }),
   });
 }

@@ -21,3 +21,14 @@ export function describeMemberFailure(error: unknown): string {
   }
   return describeError(error);
 }
+
+/** Why naming an owner was refused, in words. */
+export function describeOwnerFailure(error: unknown): string {
+  if (error instanceof ApiProblem && error.status === 403) {
+    return 'Only an owner of the organization may name owners.';
+  }
+  if (error instanceof ApiProblem && error.status === 404) {
+    return 'They are no longer a member of this account.';
+  }
+  return describeError(error);
+}
