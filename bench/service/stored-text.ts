@@ -62,7 +62,7 @@ export async function benchStoredText(): Promise<Figure[]> {
           updated_at: AT,
           published_at: AT,
         });
-        tx.setLive(`cfg_version_${n}`);
+        tx.setLive(`cfg_version_${n}`, AT);
       });
     }
     const growth = (fileBytes() - before) / VERSIONS;

@@ -282,7 +282,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientKeyRoutes(app, clientKeys);
   registerWebhookRoutes(app, webhooks);
   registerAuditRoutes(app, new AuditTrail(store));
-  const liveTests = new LiveTestsReader({ store, clock, configData: deliveryReads.configData });
+  const liveTests = new LiveTestsReader({ store, configData: deliveryReads.configData });
   registerMetricRoutes(app, new Metrics(store, clock, liveTests));
   const schedules = new Schedules(store, clock, configs);
   registerEnvironmentRoutes(app, {

@@ -312,6 +312,159 @@ describe('what results count', () => {
   });
 });
 
+describe('phases dated from the publish', () => {
+  const ONBOARDING = (control: number) => ({
+    id: 'onboarding',
+    status: 'running',
+    variants: [
+      { id: 'a', weight: control },
+      { id: 'b', weight: 100 - control },
+    ],
+  });
+  const at = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
+
+  beforeEach(async () => {
+    // No job pass after the first: only the reads below bring the phases in line.
+    await service.close();
+    service = await startTestService({
+      clock: clock.clock,
+      initialYaml: SHOP_YAML,
+      resultsJob: { tickMs: 3_600_000 },
+    });
+    key = (await ok(service, service.adminKey, 'createClientKey', { payload: { name: 'A' } })).key;
+  });
+
+  /** An onboarding exposure sent at the clock's time under a/b weights of `control`/rest. */
+  function onboarding(unit: string, control: number) {
+    const sentAt = clock.now().toISOString();
+    const variant = variantOf(ONBOARDING(control), unit)?.id;
+    return exposure(unit, { test: 'onboarding', variant, at: sentAt });
+  }
+
+  async function onboardingResults() {
+    return ok(service, service.adminKey, 'getResults', { params: { test_id: 'onboarding' } });
+  }
+
+  /** Each exposed unit of onboarding with the phase it was placed in. */
+  function phaseOfUnits() {
+    return service.rows<{ unit: string; phase: number }>(
+      "SELECT unit, phase FROM experiment_units WHERE test_id = 'onboarding' ORDER BY unit",
+    );
+  }
+
+  async function startOnboardingAt(minutes: number): Promise<string> {
+    clock.set(at(minutes));
+    const started = await editOk(service, service.adminKey, {
+      operations: [{ start_ab_test: [{ id: 'onboarding' }] }],
+    });
+    return started.id;
+  }
+
+  async function publishWeightsAt(minutes: number, control: number): Promise<string> {
+    const draft = await editOk(service, service.adminKey, {
+      operations: [
+        {
+          set: [
+            { path: '/ab_tests/1/variants/0/weight', value: control },
+            { path: '/ab_tests/1/variants/1/weight', value: 100 - control },
+          ],
+        },
+      ],
+      summary: 'Onboarding weights',
+    });
+    clock.set(at(minutes));
+    const published = await ok(service, service.adminKey, 'publishConfig', {
+      params: { id: draft.id },
+    });
+    return published.id;
+  }
+
+  it('starts a phase at the publish, however late its first event comes', async () => {
+    await startOnboardingAt(5);
+    clock.set(at(35));
+    await accepted([onboarding('u1', 50)]);
+    const first = await onboardingResults();
+    expect(first.phase).toMatchObject({ number: 1, started_at: at(5), ended_at: null });
+
+    // An exposure before the next publish counts in phase 1, one after it in phase 2.
+    clock.set(at(45));
+    await accepted([onboarding('u2', 50)]);
+    await publishWeightsAt(65, 80);
+    clock.set(at(75));
+    await accepted([onboarding('u3', 80)]);
+    const second = await onboardingResults();
+    expect(second.phase).toMatchObject({
+      number: 2,
+      started_at: at(65),
+      ended_at: null,
+      weights: { a: 80, b: 20 },
+    });
+    expect(second.phases.map((phase) => [phase.number, phase.started_at, phase.ended_at])).toEqual([
+      [1, at(5), at(65)],
+      [2, at(65), null],
+    ]);
+    expect(await phaseOfUnits()).toEqual([
+      { unit: 'u1', phase: 1 },
+      { unit: 'u2', phase: 1 },
+      { unit: 'u3', phase: 2 },
+    ]);
+  });
+
+  it('starts a phase when an earlier config is made live again, and places exposures in it', async () => {
+    const first = await startOnboardingAt(5);
+    clock.set(at(10));
+    await accepted([onboarding('u1', 50)]);
+    await publishWeightsAt(20, 80);
+    clock.set(at(25));
+    await accepted([onboarding('u2', 80)]);
+    // The rollback brings back a config this instance has read before, under new phases.
+    clock.set(at(30));
+    await ok(service, service.adminKey, 'activateConfig', { params: { id: first } });
+    clock.set(at(40));
+    await accepted([onboarding('u3', 50)]);
+    const answer = await onboardingResults();
+    expect(answer.phases.map((phase) => [phase.number, phase.started_at, phase.weights])).toEqual([
+      [1, at(5), { a: 50, b: 50 }],
+      [2, at(20), { a: 80, b: 20 }],
+      [3, at(30), { a: 50, b: 50 }],
+    ]);
+    expect(await phaseOfUnits()).toEqual([
+      { unit: 'u1', phase: 1 },
+      { unit: 'u2', phase: 2 },
+      { unit: 'u3', phase: 3 },
+    ]);
+  });
+
+  it('keeps when the live config became live when it is activated again', async () => {
+    const started = await startOnboardingAt(5);
+    clock.set(at(30));
+    await ok(service, service.adminKey, 'activateConfig', { params: { id: started } });
+    const stamp = await service.store.getLiveStamp(service.account.account_id);
+    expect(stamp).toMatchObject({ id: started, live_since: at(5) });
+  });
+
+  it('lets a late reading of an older config change no phase', async () => {
+    await startOnboardingAt(5);
+    clock.set(at(10));
+    await accepted([onboarding('u1', 50)]);
+    await publishWeightsAt(20, 80);
+    clock.set(at(25));
+    await accepted([onboarding('u2', 80)]);
+    // Another instance that still read the first config, after the second one's phase began.
+    const phases = await service.store.syncPhases(
+      service.account.account_id,
+      [{ testId: 'onboarding', weights: { a: 50, b: 50 } }],
+      at(5),
+    );
+    expect(phases.get('onboarding')).toBe(2);
+    const answer = await onboardingResults();
+    expect(answer.phases.map((phase) => [phase.number, phase.started_at, phase.ended_at])).toEqual([
+      [1, at(5), at(20)],
+      [2, at(20), null],
+    ]);
+  });
+});
+
 describe('events from a browser on another origin', () => {
   it('answer any origin, and a JSON POST passes its preflight', async () => {
     const simple = await send(service, undefined, 'sendEvents', {

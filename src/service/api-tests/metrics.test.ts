@@ -226,11 +226,13 @@ describe('GET /metrics', () => {
     expect(updated.used_by).toEqual([{ test_id: 'bigger-button', role: 'guardrail' }]);
   });
 
-  it("reads a metric's tests without starting their phases: a phase dates from its first use", async () => {
+  it("reads a metric's tests without starting their phases: a phase dates from its config's publish", async () => {
     await ok(service, admin, 'createMetric', { payload: CHECKOUT_RATE });
     await ok(service, admin, 'listMetrics');
+    expect(await service.rows('SELECT number FROM experiment_phases')).toEqual([]);
     clock.advance(60_000);
-    // The account's first event starts the running test's phase.
+    // The account's first event starts the running test's phase, dated from when its config
+    // went live (the account's creation), not from the event.
     const { key } = await ok(service, admin, 'createClientKey', { payload: { name: 'Apps' } });
     const at = clock.now().toISOString();
     const event = { kind: 'metric', event: 'checkout', unit: 'u1', at, id: 'm1' };
@@ -239,7 +241,7 @@ describe('GET /metrics', () => {
     const results = await ok(service, admin, 'getResults', {
       params: { test_id: 'bigger-button' },
     });
-    expect(results.phase.started_at).toBe('2026-11-22T10:01:00.000Z');
+    expect(results.phase.started_at).toBe('2026-11-22T10:00:00.000Z');
   });
 
   it('is read with config:read; every change needs config:write (403)', async () => {

@@ -209,7 +209,7 @@ export class ConfigService {
           { report: storedReport(config) },
         );
       }
-      tx.setLive(id);
+      tx.setLive(id, at);
       tx.addHistory(history(principal, id, 'activate', at, config.revision, config.label, [], []));
       addConfigPublished(tx, principal, config, 'activate', at);
     });
@@ -278,7 +278,7 @@ export function publishDraft(
       published: true,
     }),
   );
-  tx.setLive(publishedId);
+  tx.setLive(publishedId, at);
   tx.close(draft.id, 'published', at);
   tx.addHistory(history(principal, publishedId, action, at, 1, label, [], []));
   addConfigPublished(

@@ -76,13 +76,13 @@ async function seedDemoResults(store: Store, principal: Principal, now: Date): P
   const clock = () => now;
   const liveTests = new LiveTestsReader({
     store,
-    clock,
     configData: (id, stamp) => liveConfigData(store, id, stamp),
   });
   const metrics = new Metrics(store, clock, liveTests);
   for (const metric of DEMO_METRICS) await metrics.create(principal, metric);
   const accountId = principal.account.id;
-  // Read from the text, not through liveTests: that would start the phase now, not 14 days ago.
+  // Read from the text, not through liveTests: that would start the phase when the config went
+  // live (now), not 14 days ago.
   const read = configData(parseConfig(DEMO_CONFIG_YAML));
   const test = liveTestsIn(read.ok ? read.data : undefined).get('bigger-button');
   if (!test) throw new Error('the demo test is not in the live config');

@@ -75,7 +75,7 @@ export function storeEdit(
       published: true,
     });
     tx.insert(row);
-    tx.setLive(resultId);
+    tx.setLive(resultId, at);
     if (target.kind === 'draft') tx.close(target.id, 'published', at);
     tx.addHistory(entry('lifecycle', 1, label));
     addConfigPublished(tx, principal, { ...row, published_at: at }, 'lifecycle', at);

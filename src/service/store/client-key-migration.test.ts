@@ -73,7 +73,7 @@ describe('the client keys migration', () => {
       );
       expect(store.findDeliveryKeyNow(key.key)).toEqual({
         key,
-        live: { id: 'cfg_1', revision: 4, published_at: AT },
+        live: { id: 'cfg_1', revision: 4, published_at: AT, live_since: AT },
       });
       expect(store.findDeliveryKeyNow('ck_unknown')).toBeUndefined();
     } finally {

@@ -306,4 +306,18 @@ export const SINCE_PEOPLE: readonly Written[] = [
   );
   `,
   },
+  {
+    name: 'live since: when the live config became live, where a phase of its tests starts',
+    sqlite: `
+  -- Set when another config becomes live (a publish, a lifecycle step, an activation); the
+  -- rows already there take their config's latest history entry that made it live.
+  ALTER TABLE live_configs ADD COLUMN live_since TEXT;
+  UPDATE live_configs SET live_since = COALESCE(
+    (SELECT max(h.at) FROM history h
+      WHERE h.config_id = live_configs.config_id
+        AND h.action IN ('create', 'publish', 'activate', 'lifecycle', 'publish_on_approval')),
+    (SELECT COALESCE(c.published_at, c.created_at) FROM configs c
+      WHERE c.id = live_configs.config_id));
+  `,
+  },
 ];

@@ -253,10 +253,16 @@ export interface ClientKeyRecord {
   readonly revoked_at: string | null;
 }
 
+/** The account's live config as the service reads it: apps' stamp, and since when it is live. */
+export interface LiveStamp extends LiveConfigStamp {
+  /** When it became live: a rollback's activation, where `published_at` is the first publish. */
+  readonly live_since: string;
+}
+
 /** A client key found with its account's live config (undefined: the account has none). */
 export interface DeliveryKeyLookup {
   readonly key: ClientKeyRecord;
-  readonly live: LiveConfigStamp | undefined;
+  readonly live: LiveStamp | undefined;
 }
 
 export interface WebhookRecord {

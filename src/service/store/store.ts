@@ -18,8 +18,6 @@ import type { ScheduleOutcome } from './schedules/schedules';
 
 import type { AccountPolicy } from '../../contract/reviews';
 
-import type { LiveConfigStamp } from '../../configs/delivery-view';
-
 import type { WebhookEvent } from '../../contract/webhooks';
 
 import type { Page, PageRequest } from './pages';
@@ -47,6 +45,7 @@ import type {
   OrganizationRecord,
   PersonRecord,
   KeyPrincipal,
+  LiveStamp,
   MetricRecord,
   ReviewRecord,
   StoredAuditRecord,
@@ -95,7 +94,8 @@ export interface ConfigTransaction {
     >,
   ): void;
   close(id: string, reason: 'published' | 'discarded', at: string): void;
-  setLive(id: string): void;
+  /** `id` becomes live at `at` (a config already live keeps its time). */
+  setLive(id: string, at: string): void;
   addHistory(entry: HistoryRecord): void;
   addAudit(entry: AuditRecord): void;
   /** The account's policy as it is in this unit of work: always readable. */
@@ -187,8 +187,8 @@ export interface Store
   findDeliveryKey(key: string): Promise<DeliveryKeyLookup | undefined>;
   /** The same without a promise, in a store that answers without waiting on I/O (SQLite). */
   findDeliveryKeyNow?(key: string): DeliveryKeyLookup | undefined;
-  /** The account's live config: id, revision and when it was published, not its text. */
-  getLiveStamp(accountId: string): Promise<LiveConfigStamp | undefined>;
+  /** The account's live config: id, revision, when it was published and became live; no text. */
+  getLiveStamp(accountId: string): Promise<LiveStamp | undefined>;
   /**
    * A value that changes whenever what the account's event streams send may change (its
    * live config, a revoked client key), for telling which accounts another process's

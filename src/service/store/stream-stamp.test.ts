@@ -79,7 +79,7 @@ describe(`an account's stream stamp (${testStoreKind()})`, () => {
       const live = liveId === undefined ? undefined : tx.get(liveId);
       if (!live) throw new Error('no live config');
       tx.insert({ ...live, id: 'cfg_next', created_at: T0, updated_at: T0, published_at: T0 });
-      tx.setLive('cfg_next');
+      tx.setLive('cfg_next', new Date().toISOString());
     });
     expect(await store.getStreamStamp(accountId)).not.toBe(revoked);
   });

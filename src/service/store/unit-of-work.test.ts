@@ -80,7 +80,7 @@ describe(`a unit of work (${testStoreKind()})`, () => {
     const live = await liveConfig();
     const attempt = database.store.changeConfigs(account.account_id, { live: true }, (tx) => {
       tx.insert(draftFrom(live, 'cfg_doomed'));
-      tx.setLive('cfg_doomed');
+      tx.setLive('cfg_doomed', new Date().toISOString());
       tx.addHistory({
         config_id: 'cfg_doomed',
         account_id: account.account_id,
@@ -128,7 +128,7 @@ describe(`a unit of work (${testStoreKind()})`, () => {
           updated_at: '2026-11-22T10:00:02.000Z',
         });
         const updated = tx.get('cfg_a');
-        tx.setLive('cfg_a');
+        tx.setLive('cfg_a', new Date().toISOString());
         const liveAfter = tx.liveId();
         tx.close('cfg_a', 'discarded', '2026-11-22T10:00:03.000Z');
         return {

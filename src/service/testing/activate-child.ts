@@ -14,7 +14,7 @@ const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL }
 if (configId) {
   await store.changeConfigs(accountId, { ids: [configId] }, (tx) => {
     if (!tx.get(configId)) throw new Error(`no config ${configId}`);
-    tx.setLive(configId);
+    tx.setLive(configId, new Date().toISOString());
   });
 } else {
   await activateLive(store, accountId);

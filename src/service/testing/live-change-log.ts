@@ -81,7 +81,7 @@ export function activateLive(store: Store, accountId: string): Promise<void> {
       updated_at: at,
       published_at: at,
     });
-    tx.setLive(id);
+    tx.setLive(id, at);
   });
 }
 

@@ -83,6 +83,9 @@ export class EventIngestion {
     events: readonly unknown[],
   ): Promise<EventBatchAnswer | undefined> {
     const { store, clock, liveTests, budget } = this.deps;
+    // Arrival, before the live config is read: a phase dated from a publish holds what arrives
+    // after it (docs/experiments.md, Phases).
+    const now = clock().getTime();
     // The delivery reads' lookup: memoised where the store has one, a revoke seen at once.
     const found = store.findDeliveryKeyNow
       ? store.findDeliveryKeyNow(clientKey)
@@ -94,7 +97,6 @@ export class EventIngestion {
         retryAfterSeconds: wait,
       });
     const live = await liveTests.of(found.key.account_id, found.live);
-    const now = clock().getTime();
     const accepted: StoredEvent[] = [];
     const rejected: EventBatchAnswer['rejected'] = [];
     events.forEach((raw, index) => {

@@ -1,12 +1,13 @@
 /**
  * The A/B tests of an account's live config, as events and results need them, with each
- * running test's current phase. Read once per live config (id, revision) and process, and
- * the phases brought in line on that first read: a publish that changes a running test's
- * weights starts its next phase before the first exposure under the new weights is taken.
+ * running test's current phase. Read once per live config (id, revision, since when it is
+ * live) and process, and the phases brought in line on that first read: a publish that
+ * changes a running test's weights starts its next phase, dated from the publish, before
+ * the first exposure under the new weights is taken.
  */
 import { readConfigContents } from '../../../configs/config-contents';
 import type { LiveConfigStamp } from '../../../configs/delivery-view';
-import type { Clock } from '../clock';
+import type { LiveStamp } from '../../store/records';
 import type { Store } from '../../store/store';
 
 export interface LiveTest {
@@ -38,16 +39,17 @@ export class LiveTestsReader {
   constructor(
     private readonly deps: {
       readonly store: Store;
-      readonly clock: Clock;
       /** The live config's data, parsed once for delivery and experiments alike. */
       readonly configData: (accountId: string, stamp: LiveConfigStamp) => Promise<unknown>;
     },
   ) {}
 
   /** The live config's tests and phases; none when the account has no live config. */
-  of(accountId: string, stamp: LiveConfigStamp | undefined): Promise<LiveExperiments> {
+  of(accountId: string, stamp: LiveStamp | undefined): Promise<LiveExperiments> {
     if (!stamp) return Promise.resolve(NONE);
-    return remembered(this.known, keyOf(accountId, stamp), () => this.read(accountId, stamp));
+    // A rollback makes an earlier config live again: its new time tells it from the last one.
+    const key = `${keyOf(accountId, stamp)}\u0000${stamp.live_since}`;
+    return remembered(this.known, key, () => this.read(accountId, stamp));
   }
 
   /** The account's live tests now (the results job and reads). */
@@ -57,8 +59,7 @@ export class LiveTestsReader {
 
   /**
    * The account's live tests now, phases untouched: for what only names them (a metric's
-   * users). Starting phases here would date a phase from that read, not from the test's
-   * first event or count (the demo account dates its phase in the past after naming it).
+   * users), which need no write (the demo account dates its phase in the past after naming it).
    */
   async currentTests(accountId: string): Promise<ReadonlyMap<string, LiveTest>> {
     const stamp = await this.deps.store.getLiveStamp(accountId);
@@ -74,7 +75,7 @@ export class LiveTestsReader {
     );
   }
 
-  private async read(accountId: string, stamp: LiveConfigStamp): Promise<LiveExperiments> {
+  private async read(accountId: string, stamp: LiveStamp): Promise<LiveExperiments> {
     const tests = await this.testsOf(accountId, stamp);
     const running = [...tests.values()]
       .filter((test) => test.status === 'running')
@@ -82,11 +83,9 @@ export class LiveTestsReader {
         testId: test.id,
         weights: Object.fromEntries(test.variants.map((variant) => [variant.id, variant.weight])),
       }));
-    const phases = await this.deps.store.syncPhases(
-      accountId,
-      running,
-      this.deps.clock().toISOString(),
-    );
+    // Dated from when the config went live, not from this read: every instance, now or after
+    // a restart, dates a phase alike, and a test first read long after its publish starts then.
+    const phases = await this.deps.store.syncPhases(accountId, running, stamp.live_since);
     return { tests, phases };
   }
 }

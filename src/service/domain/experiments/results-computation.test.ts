@@ -41,7 +41,6 @@ function computation(unitPage: number) {
   const { store } = database;
   const liveTests = new LiveTestsReader({
     store,
-    clock: clock.clock,
     configData: (account, stamp) => liveConfigData(store, account, stamp),
   });
   return {

@@ -154,8 +154,9 @@ export class ExperimentResultsReads {
     testId: string,
     asked: string | undefined,
   ): Promise<{ phases: PhaseRow[]; phase: PhaseRow; live: LiveTest | undefined }> {
-    const phases = await this.deps.store.phasesOfTest(accountId, testId);
+    // The live config first: a publish not read yet starts its phase before they are listed.
     const live = (await this.deps.liveTests.current(accountId)).tests.get(testId);
+    const phases = await this.deps.store.phasesOfTest(accountId, testId);
     const number = asked === undefined ? phases.at(-1)?.number : Number(asked);
     const phase = phases.find((candidate) => candidate.number === number);
     if (phase) return { phases, phase, live };

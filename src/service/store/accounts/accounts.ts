@@ -48,7 +48,7 @@ export function* createAccount(input: NewAccount, texts: TextMemo): Op<void> {
   );
   yield* run(INSERT_USER, ...valuesOf(input.owner, MEMBERSHIP_COLUMNS));
   yield* insertConfig(input.firstConfig, texts);
-  yield* setLive(input.account.id, input.firstConfig.id);
+  yield* setLive(input.account.id, input.firstConfig.id, input.firstConfig.created_at);
   yield* addHistory(input.history, texts);
   yield* addAudit(input.audit);
 }

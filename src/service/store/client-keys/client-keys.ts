@@ -3,12 +3,11 @@
  * config stamp in one statement (a LEFT JOIN: an account without a live config still finds
  * its key). A revoked key ends its open streams, on every instance, once the revoke commits.
  */
-import type { LiveConfigStamp } from '../../../configs/delivery-view';
 import type { Page, PageRequest } from '../pages';
 import { CREATED_KEY, createdKeyOf, keysetQuery, readPage } from '../sql/keyset';
 import { belowLimit } from '../accounts/accounts';
 import { addAudit } from '../audit/audit-log';
-import type { AuditRecord, ClientKeyRecord, DeliveryKeyLookup } from '../records';
+import type { AuditRecord, ClientKeyRecord, DeliveryKeyLookup, LiveStamp } from '../records';
 import {
   get,
   insertInto,
@@ -42,7 +41,8 @@ const REVOKE_CLIENT_KEY = sql(
 /** The key's columns and its account's live config's (l_). */
 export const DELIVERY_KEY = sql(
   `SELECT k.id, k.account_id, k.name, k.key, k.apps, k.created_at, k.revoked_at,
-          c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at
+          c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at,
+          COALESCE(l.live_since, c.published_at, c.created_at) AS l_live_since
      FROM client_keys k
      LEFT JOIN live_configs l ON l.account_id = k.account_id
      LEFT JOIN configs c ON c.id = l.config_id
@@ -63,7 +63,8 @@ const STREAM_STAMP = sql(
 );
 
 const LIVE_STAMP = sql(
-  `SELECT c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at
+  `SELECT c.id AS l_id, c.revision AS l_revision, COALESCE(c.published_at, c.created_at) AS l_published_at,
+          COALESCE(l.live_since, c.published_at, c.created_at) AS l_live_since
      FROM live_configs l JOIN configs c ON c.id = l.config_id
     WHERE l.account_id = ?`,
 );
@@ -80,12 +81,13 @@ export function toDeliveryKeyLookup(row: Row): DeliveryKeyLookup {
 }
 
 /** The live config's columns (l_) of a row; undefined when the row has none. */
-function toLiveStamp(row: Row | undefined): LiveConfigStamp | undefined {
+function toLiveStamp(row: Row | undefined): LiveStamp | undefined {
   if (typeof row?.l_id !== 'string') return undefined;
   return {
     id: row.l_id,
     revision: Number(row.l_revision),
     published_at: row.l_published_at as string,
+    live_since: row.l_live_since as string,
   };
 }
 
@@ -127,7 +129,7 @@ export function* findDeliveryKey(key: string): Op<DeliveryKeyLookup | undefined>
   return row && toDeliveryKeyLookup(row);
 }
 
-export function* getLiveStamp(accountId: string): Op<LiveConfigStamp | undefined> {
+export function* getLiveStamp(accountId: string): Op<LiveStamp | undefined> {
   return toLiveStamp(yield* get(LIVE_STAMP, accountId));
 }
 

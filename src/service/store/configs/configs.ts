@@ -136,8 +136,12 @@ export const CLOSE_CONFIG = sql(
   'UPDATE configs SET closed_at = ?, closed_reason = ? WHERE account_id = ? AND id = ?',
 );
 const GET_LIVE = sql('SELECT config_id FROM live_configs WHERE account_id = ?');
+/** Making the live config live again keeps the time it became live. */
 const SET_LIVE = sql(
-  'INSERT INTO live_configs (account_id, config_id) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id',
+  `INSERT INTO live_configs (account_id, config_id, live_since) VALUES (?, ?, ?)
+   ON CONFLICT (account_id) DO UPDATE SET config_id = excluded.config_id,
+     live_since = CASE WHEN live_configs.config_id = excluded.config_id
+                       THEN live_configs.live_since ELSE excluded.live_since END`,
 );
 const INSERT_HISTORY = insertInto('history', HISTORY_COLUMNS);
 /** The line: this config, then the one it was copied from, and so on; newest first in each. */
@@ -348,8 +352,9 @@ export function insertConfig(config: NewConfig, texts: TextMemo): Op<number> {
   return run(INSERT_CONFIG, ...valuesOf(stored, NEW_CONFIG_COLUMNS));
 }
 
-export function setLive(accountId: string, configId: string): Op<number> {
-  return run(SET_LIVE, accountId, configId);
+/** `configId` becomes live at `at` (when its tests' next phases start). */
+export function setLive(accountId: string, configId: string, at: string): Op<number> {
+  return run(SET_LIVE, accountId, configId, at);
 }
 
 /** An edit's operations may carry a whole text: long ones are packed like config text. */

@@ -95,8 +95,8 @@ export function* unitOfWork<T>(
       writes.push(run(CLOSE_CONFIG, at, reason, accountId, id));
       rows.delete(id);
     },
-    setLive: (id) => {
-      writes.push(setLive(accountId, id));
+    setLive: (id, at) => {
+      writes.push(setLive(accountId, id, at));
       liveId = id;
       liveChange = true;
     },

@@ -143,7 +143,7 @@ export function* addEnvironment(
   for (const membership of input.memberships)
     yield* run(INSERT_MEMBERSHIP, ...valuesOf(membership, MEMBERSHIP_COLUMNS));
   yield* insertConfig(input.firstConfig, texts);
-  yield* setLive(input.account.id, input.firstConfig.id);
+  yield* setLive(input.account.id, input.firstConfig.id, input.firstConfig.created_at);
   yield* addHistory(input.history, texts);
   yield* addAudit(input.audit);
   return true;

@@ -145,7 +145,7 @@ const END_PHASE = sql(
   'UPDATE experiment_phases SET ended_at = ? WHERE account_id = ? AND test_id = ? AND number = ? AND ended_at IS NULL',
 );
 const LATEST_PHASE = sql(
-  'SELECT max(number) AS number FROM experiment_phases WHERE account_id = ? AND test_id = ?',
+  'SELECT * FROM experiment_phases WHERE account_id = ? AND test_id = ? ORDER BY number DESC LIMIT 1',
 );
 
 const MARK_SIMULATED = sql(
@@ -168,10 +168,13 @@ export interface RunningTest {
 }
 
 /**
- * Brings the phases in line with what is live: a running test without an open phase, or
- * whose weights differ from its open phase's, starts the next one; an open phase of a test
- * no longer running ends. Answers each running test's current phase number. Another
- * instance doing the same at once is harmless: the insert of a taken number does nothing.
+ * Brings the phases in line with the live config, live since `at`: a running test without
+ * an open phase, or whose weights differ from its open phase's, starts the next one at
+ * `at`; an open phase of a test no longer running ends at `at`. A config live since before
+ * a test's latest phase began (or ended) is older than what made that phase: it changes
+ * nothing there, so a late reading never dates a phase back nor undoes a newer one. Answers
+ * each running test's current phase number. Another instance doing the same at once is
+ * harmless: the insert of a taken number does nothing.
  */
 export function* syncPhases(
   accountId: string,
@@ -191,13 +194,19 @@ export function* syncPhases(
       current.set(testId, phase.number);
       continue;
     }
+    const latestRow = yield* get(LATEST_PHASE, accountId, testId);
+    const latest = latestRow && toPhase(latestRow);
+    if (latest && at < (latest.endedAt ?? latest.startedAt)) {
+      if (phase) current.set(testId, phase.number);
+      continue;
+    }
     if (phase) yield* run(END_PHASE, at, accountId, testId, phase.number);
-    const latest = Number((yield* get(LATEST_PHASE, accountId, testId))?.number ?? 0);
-    yield* run(START_PHASE, accountId, testId, latest + 1, JSON.stringify(weights), at);
-    current.set(testId, latest + 1);
+    const next = (latest?.number ?? 0) + 1;
+    yield* run(START_PHASE, accountId, testId, next, JSON.stringify(weights), at);
+    current.set(testId, next);
   }
   for (const phase of open.values()) {
-    yield* run(END_PHASE, at, accountId, phase.testId, phase.number);
+    if (at >= phase.startedAt) yield* run(END_PHASE, at, accountId, phase.testId, phase.number);
   }
   return current;
 }

@@ -16,9 +16,10 @@ export interface ExperimentStore {
     receivedMs: number,
   ): Promise<IngestCounts>;
   /**
-   * Phases in line with the running tests, the current number of each: a test whose weights
-   * changed starts its next phase (domain/experiments/live-tests.ts asks on its first read of
-   * a live config; experiment-events.ts keeps the phases).
+   * Phases in line with the running tests of a config live since `at`, the current number
+   * of each: a test whose weights changed starts its next phase at `at`
+   * (domain/experiments/live-tests.ts asks on its first read of a live config;
+   * experiment-events.ts keeps the phases).
    */
   syncPhases(
     accountId: string,

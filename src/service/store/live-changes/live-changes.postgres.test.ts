@@ -65,7 +65,7 @@ describe('live changes on PostgreSQL', () => {
     await addDraft(other, account.account_id, 'cfg_draft_only');
     await expect(
       other.changeConfigs(account.account_id, { live: true }, (tx) => {
-        tx.setLive(tx.liveId() ?? '');
+        tx.setLive(tx.liveId() ?? '', new Date().toISOString());
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

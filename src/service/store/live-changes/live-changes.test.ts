@@ -51,7 +51,7 @@ describe('live changes on SQLite', () => {
     await addDraft(database.store, account.account_id, 'cfg_draft_only');
     await expect(
       database.store.changeConfigs(account.account_id, { live: true }, (tx) => {
-        tx.setLive(tx.liveId() ?? '');
+        tx.setLive(tx.liveId() ?? '', new Date().toISOString());
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
