@@ -5,7 +5,7 @@
  */
 import type { ConfigEditRequest } from '../../contract/config-edit';
 import type { ValidationReport } from '../../contract/validation';
-import { judgedWithoutBase, type NewerEdit } from '../../configs/merge/merge-edits';
+import { judgedWithoutBase } from '../../configs/merge/merge-edits';
 import type { ValidationContext } from '../../configs/validation/validation-context';
 import { actionKeyOf, isLifecycleAction, itemsOf, type Operation } from '../../contract/operations';
 import { DocumentCache } from '../edit-work/document-cache';
@@ -18,10 +18,11 @@ import {
 } from '../edit-work/edit-task';
 import { newId } from '../ids';
 import type { ConfigRecordRow, Principal } from '../store/records';
-import type { ConfigTransaction, LockedConfigTransaction, Store } from '../store/store';
+import type { ConfigTransaction, Store } from '../store/store';
 import type { WithinUnit } from './config-service';
 import type { Clock } from './clock';
 import { EditRefused, refuseEdit } from './edit-refusals';
+import { editsAfter, type MergeReads } from './edit-history';
 import { metricIdsOf } from './metrics';
 import { OneAtATime } from './one-at-a-time';
 import { storeEdit, type ComputedEdit, type EditOutcome } from './stored-edit';
@@ -319,36 +320,6 @@ export class ConfigEdits {
       },
     };
   }
-}
-
-/** What a merge reads: the store, or the connection of the unit of work it runs in. */
-type MergeReads = Pick<LockedConfigTransaction, 'getConfig' | 'historyAfter'>;
-
-/** The edits of a draft after `revision`, refused unless the history holds every one. */
-export async function editsAfter(
-  reads: MergeReads,
-  target: ConfigRecordRow,
-  revision: number,
-): Promise<NewerEdit[]> {
-  const edits = (await reads.historyAfter(target.id, revision)).filter(
-    (entry) => entry.action === 'edit',
-  );
-  const complete =
-    edits.length === target.revision - revision &&
-    edits.every((entry, at) => entry.revision === revision + at + 1);
-  if (!complete) {
-    throw refuseEdit({
-      kind: 'merge_out_of_reach',
-      message: `The edits of the config ${target.id} since revision ${revision} are no longer all kept, so this edit cannot be merged: reload the config and make the edit again`,
-    });
-  }
-  return edits.map((entry) => ({
-    revision: entry.revision,
-    by: entry.actor_email ?? entry.api_key_name ?? 'unknown',
-    at: entry.at,
-    operations: entry.operations,
-    ...(entry.text_changes ? { textChanges: entry.text_changes } : {}),
-  }));
 }
 
 interface PreparedEdit {

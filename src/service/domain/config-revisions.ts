@@ -7,7 +7,7 @@ import type { ConfigRevision } from '../../contract/configs';
 import { applyTextChanges } from '../../configs/text-edit';
 import type { Principal } from '../store/records';
 import type { Store } from '../store/store';
-import { editsAfter } from './config-edits';
+import { editsAfter } from './edit-history';
 import { EditRefused } from './edit-refusals';
 import { notFound, Refused } from './refusals';
 
